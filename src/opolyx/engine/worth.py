@@ -1,0 +1,46 @@
+"""Valuations: net worth (SPEC.md section 16), trade value (section 8) and what liquidation would raise."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from opolyx.engine.game import Game
+
+
+def redemption_cost(game: Game, square: int) -> int:
+    return game.board.squares[square].mortgage_value * game.rules.redemption_percent // 100
+
+
+def company_value(game: Game, square: int) -> int:
+    """A company at its price, or price minus its redemption cost when mortgaged."""
+    price = game.board.squares[square].price
+    if game.mortgaged[square]:
+        return price - redemption_cost(game, square)
+    return price
+
+
+def net_worth(game: Game, seat: int) -> int:
+    worth = game.players[seat].cash
+    squares = game.board.squares
+    for i in game.board.companies:
+        if game.owner[i] == seat:
+            worth += company_value(game, i) + game.level[i] * squares[i].level_cost
+    for m in game.murabaha.values():
+        if m.seat == seat:
+            worth -= m.amount
+    return worth
+
+
+def liquidation_value(game: Game, seat: int) -> int:
+    """Cash plus what selling every building and mortgaging every company would raise now."""
+    total = game.players[seat].cash
+    squares = game.board.squares
+    sell_pct = game.rules.sell_back_percent
+    for i in game.board.companies:
+        if game.owner[i] != seat:
+            continue
+        total += game.level[i] * squares[i].level_cost * sell_pct // 100
+        if not game.mortgaged[i] and i not in game.murabaha:
+            total += squares[i].mortgage_value
+    return total

@@ -1,0 +1,1 @@
+"""Message catalogs and locale-aware formatting (amounts, 万)."""
