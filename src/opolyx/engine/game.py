@@ -584,7 +584,7 @@ class Game:
         start = p.position
         dest = (start + steps) % n
         p.position = dest
-        self._emit("moved", seat=seat, frm=start, to=dest, steps=steps)
+        self._emit("moved", seat=seat, to=dest, steps=steps, **{"from": start})
         if steps > 0 and start + steps >= n:
             self._pay_salary(seat, landed=dest == 0)
 
@@ -816,25 +816,60 @@ class Game:
         return self.rules.murabaha and self.players[seat].vip and self.phase == "buy"
 
     def _management_actions(self, seat: int, *, pay_step: bool) -> list[Action]:
+        """Build/sell/mortgage/redeem options, computed in one pass over the board.
+
+        This mirrors the ``_check_*`` validators exactly (the property tests apply every listed action),
+        but avoids raising an exception per refused candidate: bots call it for every decision.
+        """
         acts: list[Action] = []
-        owned = [i for i in self.board.companies if self.owner[i] == seat]
-        for i in owned:
+        owner, level, mortgaged = self.owner, self.level, self.mortgaged
+        squares = self.board.squares
+        rules = self.rules
+        cash = self.players[seat].cash
+        murabaha = self.murabaha
+        group_state: dict[str, tuple[bool, bool, int, int]] = {}
+        for i in self.board.companies:
+            if owner[i] != seat:
+                continue
+            sq = squares[i]
+            lvl = level[i]
+            if sq.kind == "street":
+                g = sq.group
+                assert g is not None
+                state = group_state.get(g)
+                if state is None:
+                    idx = self.board.groups[g]
+                    levels = [level[j] for j in idx]
+                    state = (
+                        all(owner[j] == seat for j in idx),
+                        any(mortgaged[j] for j in idx),
+                        min(levels),
+                        max(levels),
+                    )
+                    group_state[g] = state
+                complete, any_mortgaged, low, high = state
+                if (
+                    not pay_step
+                    and complete
+                    and not any_mortgaged
+                    and lvl < rules.max_level
+                    and (not rules.even_building or lvl <= low)
+                    and i not in self.built
+                    and cash >= sq.level_cost
+                ):
+                    acts.append({"type": "build", "square": i})
+                if lvl > 0 and (not rules.even_building or lvl >= high):
+                    acts.append({"type": "sell", "square": i})
+                if not mortgaged[i] and high == 0 and i not in murabaha:
+                    acts.append({"type": "mortgage", "square": i})
+            elif not mortgaged[i] and i not in murabaha:
+                acts.append({"type": "mortgage", "square": i})
             if not pay_step:
-                for kind, check in (("build", self._check_build), ("redeem", self._check_redeem)):
-                    try:
-                        check(seat, i)
-                    except IllegalAction:
-                        continue
-                    acts.append({"type": kind, "square": i})
-                m = self.murabaha.get(i)
-                if m is not None and self.players[seat].cash >= m.amount:
+                if mortgaged[i] and cash >= redemption_cost(self, i):
+                    acts.append({"type": "redeem", "square": i})
+                m = murabaha.get(i)
+                if m is not None and cash >= m.amount:
                     acts.append({"type": "pay_murabaha", "square": i})
-            for kind, check in (("sell", self._check_sell), ("mortgage", self._check_mortgage)):
-                try:
-                    check(seat, i)
-                except IllegalAction:
-                    continue
-                acts.append({"type": kind, "square": i})
         template = self._trade_template(seat)
         if template is not None:
             acts.append(template)
@@ -842,11 +877,17 @@ class Game:
 
     # ------------------------------------------------------------------ trades
 
-    def _tradeable(self, seat: int) -> list[int]:
-        return [
-            i for i in self.board.companies
-            if self.owner[i] == seat and i not in self.murabaha and not self._group_has_buildings(i)
-        ]
+    def _tradeable_by_seat(self) -> dict[int, list[int]]:
+        """Companies each seat may trade: no buildings in the whole colour group, no open Murabaha."""
+        level = self.level
+        built = {g for g, idx in self.board.groups.items() if any(level[j] for j in idx)}
+        out: dict[int, list[int]] = {p.seat: [] for p in self.players}
+        squares = self.board.squares
+        for i in self.board.companies:
+            o = self.owner[i]
+            if o is not None and i not in self.murabaha and squares[i].group not in built:
+                out[o].append(i)
+        return out
 
     def _trade_template(self, seat: int) -> Action | None:
         if sum(1 for t in self.trades.values() if t.proposer == seat) >= self.rules.max_open_trades:
@@ -854,13 +895,14 @@ class Game:
         partners = [p.seat for p in self.players if not p.out and p.seat != seat]
         if not partners:
             return None
+        tradeable = self._tradeable_by_seat()
         return {
             "type": "propose_trade",
             "template": True,
             "to": partners,
-            "give": {"cash_max": self.players[seat].cash, "squares": self._tradeable(seat)},
+            "give": {"cash_max": self.players[seat].cash, "squares": tradeable[seat]},
             "take": {
-                str(o): {"cash_max": self.players[o].cash, "squares": self._tradeable(o)} for o in partners
+                str(o): {"cash_max": self.players[o].cash, "squares": tradeable[o]} for o in partners
             },
             "fairness_percent": self.rules.trade_fairness_percent,
         }
@@ -1020,7 +1062,7 @@ class Game:
                 if m is not None:
                     m.seat = heir
             if owned:
-                self._emit("companies_inherited", seat=heir, frm=seat, squares=owned)
+                self._emit("companies_inherited", seat=heir, squares=owned, **{"from": seat})
         else:
             for i in owned:
                 self.owner[i] = None
@@ -1040,9 +1082,11 @@ class Game:
             del self.trades[tid]
             self._emit("trade_lapsed", trade=tid, reason="player_out")
         a = self.auction
+        was_bidding = a is not None and self.phase == "auction" and a.current == seat
         if a is not None and seat in a.order:
             a.passed.add(seat)
             if a.leader == seat:
+                # The leader's bid leaves with them: bidding restarts at the list price.
                 a.leader = None
                 a.bid = None
         if seat == self.turn:
@@ -1057,7 +1101,7 @@ class Game:
         if len(alive) <= 1 or (self.rules.teams and len(teams_alive) <= 1):
             self._finish("last_team" if self.rules.teams else "last_player")
         elif a is not None and self.phase == "auction":
-            self._auction_continue()
+            self._auction_continue(advance=was_bidding)
 
     def _finish(self, reason: str) -> None:
         survivors = [s for s in self.order if not self.players[s].out]
@@ -1153,13 +1197,13 @@ class Game:
         self.phase = "auction"
         self._emit("auction_started", square=square, order=list(order),
                    minimum=self.board.squares[square].price)
-        self._auction_continue(first=True)
+        self._auction_continue(advance=False)
 
-    def _auction_continue(self, *, first: bool = False) -> None:
+    def _auction_continue(self, *, advance: bool = True) -> None:
         """Move the bidding on to the next bidder, auto-passing anyone short of the minimum."""
         a = self.auction
         assert a is not None
-        if not first:
+        if advance:
             a.index = (a.index + 1) % len(a.order)
         while True:
             active = [s for s in a.order if s not in a.passed]
@@ -1508,7 +1552,7 @@ class Game:
         p = self.players[seat]
         start = p.position
         p.position = target
-        self._emit("teleported", seat=seat, frm=start, to=target)
+        self._emit("teleported", seat=seat, to=target, **{"from": start})
         self.phase = "resolving"
         if target == 0:
             self._pay_salary(seat, landed=True)
