@@ -356,7 +356,7 @@ class Game:
         g.level = list(self.level)
         g.mortgaged = list(self.mortgaged)
         g.mortgage_left = dict(self.mortgage_left)
-        g.murabaha = dict(self.murabaha)
+        g.murabaha = {i: Murabaha(m.square, m.seat, m.amount, m.due_round) for i, m in self.murabaha.items()}
         g.order = list(self.order)
         g.built = set(self.built)
         g.auction = self.auction.copy() if self.auction is not None else None
@@ -516,15 +516,17 @@ class Game:
         dice = self._dice(3 if third else 2)
         self.last_dice = dice
         d1, d2 = dice[0], dice[1]
-        doubles = d1 == d2
         face: int | str | None = THIRD_DIE_FACES[dice[2] - 1] if third else None
-        self._emit("dice_rolled", seat=seat, dice=list(dice), doubles=doubles,
+        triple = face in (1, 2, 3) and d1 == d2 == face
+        doubles = d1 == d2 and not triple
+        self._emit("dice_rolled", seat=seat, dice=list(dice), doubles=doubles, triple=triple,
                    third=face if third else None)
         self.phase = "resolving"
         self.roll_again = False
         self._lucky_eight(seat, d1 + d2)
-        if face in (1, 2, 3) and d1 == d2 == face:
-            self.last_total = d1 + d2 + int(face)
+        if triple:
+            assert isinstance(face, int)
+            self.last_total = d1 + d2 + face
             self.roll_again = True
             self.phase = "teleport"
             self._emit("triples_rolled", seat=seat)
@@ -648,6 +650,8 @@ class Game:
                 if p.cash >= self.rules.jackpot_stake:
                     self.phase = "jackpot"
                     self._emit("jackpot_offered", seat=seat, stake=self.rules.jackpot_stake)
+                else:
+                    self._emit("jackpot_unaffordable", seat=seat, stake=self.rules.jackpot_stake)
             elif corner == "temple_of_wealth":
                 self._grant_god(seat, "wealth")
             else:
@@ -939,7 +943,11 @@ class Game:
         for seat, offer in ((proposer, give), (recipient, take)):
             if self.players[seat].out:
                 raise IllegalAction("trade_invalid", f"seat {seat} is out of the game")
-            if offer.cash > self.players[seat].cash:
+            # The leading bid of a running auction is committed: trading it away would leave the
+            # winner unable to pay (negative cash), so such an offer is short of cash and lapses.
+            a = self.auction
+            committed = a.bid if a is not None and a.leader == seat and a.bid is not None else 0
+            if offer.cash > self.players[seat].cash - committed:
                 raise IllegalAction("insufficient_cash", f"seat {seat} does not have that much cash")
             for i in offer.squares:
                 if self.owner[i] != seat or not self.board.squares[i].is_company:
@@ -1172,7 +1180,11 @@ class Game:
         elif phase == "bus":
             self._choose_bus(seat, "sum")
         elif phase == "teleport":
-            self._teleport(seat, (p.position + self.last_total) % len(self.board.squares))
+            # Without a choice the triple moves like an ordinary roll (salary included when passing Start).
+            self._emit("teleport_skipped", seat=seat)
+            self.phase = "resolving"
+            self._move_by(seat, self.last_total)
+            self._resolve(seat)
 
     def _lapse_invalid_trades(self) -> None:
         if not self.trades:
@@ -1183,6 +1195,11 @@ class Game:
             except IllegalAction:
                 del self.trades[t.id]
                 self._emit("trade_lapsed", trade=t.id, reason="invalid")
+                continue
+            if not self.is_fair(t.proposer, t.recipient, t.give, t.take):
+                # e.g. an offered company was mortgaged since: the fairness rule holds until accepted
+                del self.trades[t.id]
+                self._emit("trade_lapsed", trade=t.id, reason="unfair")
 
     # ------------------------------------------------------------------ auctions
 
@@ -1579,6 +1596,9 @@ class Game:
         actor = self.actor()
         if expected is not None and expected != actor:
             raise IllegalAction("stale_timeout", f"seat {actor} is deciding now, not {expected}")
+        clock = action.get("clock")
+        if clock is not None and clock != self.pending()[0]["clock"]["id"]:
+            raise IllegalAction("stale_timeout", f"clock {clock!r} is no longer running")
         assert actor is not None
         if self.phase == "auction":
             a = self.auction
@@ -1617,7 +1637,7 @@ def _best_cards(raw: Any) -> dict[int, str]:
         rarities = rarity if isinstance(rarity, list) else [rarity]
         for r in rarities:
             if r not in CARD_BONUS_PERCENT:
-                raise ValueError(f"unknown card rarity {r!r}")
+                raise IllegalAction("bad_seat_info", f"unknown card rarity {r!r}")
             key = int(square)
             if key not in best or order.index(r) > order.index(best[key]):
                 best[key] = r

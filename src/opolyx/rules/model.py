@@ -89,7 +89,6 @@ class Rules:
     murabaha: bool
     murabaha_markup_percent: int
     murabaha_rounds: int
-    murabaha_min_level: int
     board: str
     teams: bool
     gods: bool
@@ -110,13 +109,11 @@ class Rules:
     missed_turns_forfeit: int
     max_level: int
     trade_fairness_percent: int
-    mortgage_percent: int
     sell_back_percent: int
     max_doubles: int
     min_seats: int
     max_seats: int
     allowed_seats: tuple[int, ...] | None = None
-    team_sizes: tuple[int, ...] = ()
 
     @property
     def pay_step_seconds(self) -> int:
@@ -216,7 +213,7 @@ def load_rules(mode: str) -> Rules:
     data = dict(tables["common"])
     data.update(tables["modes"][mode])
     data["mode"] = mode
-    for key in ("jackpot_multipliers", "team_sizes", "allowed_seats"):
+    for key in ("jackpot_multipliers", "allowed_seats"):
         if data.get(key) is not None:
             data[key] = tuple(data[key])
     return Rules(**data)
