@@ -12,6 +12,7 @@ import random
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from opolyx.engine.errors import IllegalAction
@@ -827,53 +828,51 @@ class Game:
         """
         acts: list[Action] = []
         owner, level, mortgaged = self.owner, self.level, self.mortgaged
-        squares = self.board.squares
         rules = self.rules
+        even, max_level = rules.even_building, rules.max_level
         cash = self.players[seat].cash
         murabaha = self.murabaha
-        group_state: dict[str, tuple[bool, bool, int, int]] = {}
-        for i in self.board.companies:
+        built = self.built
+        groups: dict[int, tuple[bool, bool, int, int]] = {}
+        for i, getter, size, level_cost, redeem in _company_table(self):
             if owner[i] != seat:
                 continue
-            sq = squares[i]
             lvl = level[i]
-            if sq.kind == "street":
-                g = sq.group
-                assert g is not None
-                state = group_state.get(g)
+            if getter is not None:
+                state = groups.get(id(getter))
                 if state is None:
-                    idx = self.board.groups[g]
-                    levels = [level[j] for j in idx]
+                    levels = getter(level)
                     state = (
-                        all(owner[j] == seat for j in idx),
-                        any(mortgaged[j] for j in idx),
+                        getter(owner).count(seat) == size,
+                        True in getter(mortgaged),
                         min(levels),
                         max(levels),
                     )
-                    group_state[g] = state
+                    groups[id(getter)] = state
                 complete, any_mortgaged, low, high = state
                 if (
                     not pay_step
                     and complete
                     and not any_mortgaged
-                    and lvl < rules.max_level
-                    and (not rules.even_building or lvl <= low)
-                    and i not in self.built
-                    and cash >= sq.level_cost
+                    and lvl < max_level
+                    and (not even or lvl <= low)
+                    and i not in built
+                    and cash >= level_cost
                 ):
                     acts.append({"type": "build", "square": i})
-                if lvl > 0 and (not rules.even_building or lvl >= high):
+                if lvl > 0 and (not even or lvl >= high):
                     acts.append({"type": "sell", "square": i})
                 if not mortgaged[i] and high == 0 and i not in murabaha:
                     acts.append({"type": "mortgage", "square": i})
             elif not mortgaged[i] and i not in murabaha:
                 acts.append({"type": "mortgage", "square": i})
             if not pay_step:
-                if mortgaged[i] and cash >= redemption_cost(self, i):
+                if mortgaged[i] and cash >= redeem:
                     acts.append({"type": "redeem", "square": i})
-                m = murabaha.get(i)
-                if m is not None and cash >= m.amount:
-                    acts.append({"type": "pay_murabaha", "square": i})
+                if murabaha:
+                    m = murabaha.get(i)
+                    if m is not None and cash >= m.amount:
+                        acts.append({"type": "pay_murabaha", "square": i})
         template = self._trade_template(seat)
         if template is not None:
             acts.append(template)
@@ -883,14 +882,13 @@ class Game:
 
     def _tradeable_by_seat(self) -> dict[int, list[int]]:
         """Companies each seat may trade: no buildings in the whole colour group, no open Murabaha."""
-        level = self.level
-        built = {g for g, idx in self.board.groups.items() if any(level[j] for j in idx)}
+        level, owner, murabaha = self.level, self.owner, self.murabaha
         out: dict[int, list[int]] = {p.seat: [] for p in self.players}
-        squares = self.board.squares
-        for i in self.board.companies:
-            o = self.owner[i]
-            if o is not None and i not in self.murabaha and squares[i].group not in built:
-                out[o].append(i)
+        for i, getter, _size, _cost, _redeem in _company_table(self):
+            o = owner[i]
+            if o is None or (getter is not None and max(getter(level)) > 0) or (murabaha and i in murabaha):
+                continue
+            out[o].append(i)
         return out
 
     def _trade_template(self, seat: int) -> Action | None:
@@ -1626,6 +1624,32 @@ class Game:
 Game._HANDLERS = {
     name[3:]: func for name, func in vars(Game).items() if name.startswith("_a_") and callable(func)
 }
+
+
+CompanyRow = tuple[int, Callable[[list[Any]], tuple[Any, ...]] | None, int, int, int]
+_COMPANY_TABLES: dict[tuple[str, int], list[CompanyRow]] = {}
+
+
+def _company_table(game: Game) -> list[CompanyRow]:
+    """Per company: index, a getter for its colour group's entries, group size, level cost, redemption cost.
+
+    Static for a board and a redemption rate, so it is built once and shared by every game and copy.
+    """
+    key = (game.board.name, game.rules.redemption_percent)
+    table = _COMPANY_TABLES.get(key)
+    if table is None:
+        getters: dict[str, Callable[[list[Any]], tuple[Any, ...]]] = {}
+        for g, idx in game.board.groups.items():
+            assert len(idx) > 1, "itemgetter returns a tuple only for two or more indices"
+            getters[g] = itemgetter(*idx)
+        table = []
+        for i in game.board.companies:
+            sq = game.board.squares[i]
+            getter = getters[sq.group] if sq.kind == "street" and sq.group else None
+            size = len(game.board.groups[sq.group]) if getter is not None and sq.group else 0
+            table.append((i, getter, size, sq.level_cost, redemption_cost(game, i)))
+        _COMPANY_TABLES[key] = table
+    return table
 
 
 def _best_cards(raw: Any) -> dict[int, str]:

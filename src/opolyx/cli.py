@@ -1,0 +1,24 @@
+"""The ``opolyx`` command."""
+
+from __future__ import annotations
+
+import typer
+
+from opolyx.server.cli import serve
+from opolyx.story import story
+
+app = typer.Typer(help="opolyx: a Monopoly-style board game.", no_args_is_help=True)
+app.command("serve")(serve)
+app.command("story")(story)
+
+
+@app.command("play")
+def play(
+    port: int = typer.Option(8000, help="Port to listen on."),
+) -> None:
+    """Start a local server and open it in the browser."""
+    serve(host=None, port=port, database=None, data_dir=None, open_browser=True)
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,3 @@
+from opolyx.cli import app
+
+app()

@@ -1,0 +1,126 @@
+"""Application wiring: ``create_app(settings)`` builds routes and middleware; ``lifespan`` owns resources.
+
+Nothing here is a module-level singleton: the store, rate limiter, hubs and signer live on
+``app.state.services`` for as long as the app runs, so two apps in one process never share state.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from opolyx.server import errors as E
+from opolyx.server.engine_api import EngineApi, load_engine
+from opolyx.server.errors import ApiError
+from opolyx.server.hub import HubContext
+from opolyx.server.identity import SessionSigner, resolve_secret
+from opolyx.server.ratelimit import RateLimiter, Rule
+from opolyx.server.rooms import RoomService
+from opolyx.server.settings import Settings
+from opolyx.storage import SqlStore, Store
+
+log = logging.getLogger("opolyx.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+@dataclass
+class Services:
+    settings: Settings
+    store: Store
+    signer: SessionSigner
+    limiter: RateLimiter
+    rooms: RoomService
+
+
+def make_limiter(settings: Settings) -> RateLimiter:
+    return RateLimiter(
+        {
+            "join": Rule(settings.rate_join_burst, settings.rate_join_per_second),
+            "create": Rule(settings.rate_create_burst, settings.rate_create_per_second),
+            "chat": Rule(settings.rate_chat_burst, settings.rate_chat_per_second),
+            "session": Rule(settings.rate_session_burst, settings.rate_session_per_second),
+            "ws": Rule(settings.rate_ws_burst, settings.rate_ws_per_second),
+        },
+        address_factor=settings.rate_address_factor,
+    )
+
+
+def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineApi] | None = None) -> FastAPI:
+    """Build the ASGI app. ``engine`` replaces the real rules engine (tests use a stand-in)."""
+    settings = settings or Settings()
+    engine_loader = engine or load_engine
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await SqlStore.open(settings.resolved_database_url(), schema=settings.database_schema)
+        try:
+            signer = SessionSigner(resolve_secret(settings), settings.session_max_age_days * 86400)
+            rooms = RoomService(HubContext(settings, store, engine_loader))
+            app.state.services = Services(settings, store, signer, make_limiter(settings), rooms)
+            restored = await rooms.restore()
+            rooms.start_checkpoints()
+            log.info("opolyx ready (%d unfinished games restored): open %s", restored, settings.public_url())
+            try:
+                yield
+            finally:
+                await rooms.close()
+        finally:
+            await store.close()
+
+    app = FastAPI(
+        title="opolyx",
+        version="0.1.0",
+        summary="Lobby and game server of opolyx. Games themselves run over the room WebSocket.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        body: dict[str, object] = {"code": exc.code, "message": exc.message}
+        if exc.room is not None:
+            body["room"] = exc.room
+        return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return JSONResponse(
+            {"code": E.INVALID_REQUEST, "message": f"{where}: {first.get('msg', 'invalid request')}"},
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = E.NOT_FOUND if exc.status_code == 404 else f"http_{exc.status_code}"
+        return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
+
+    from opolyx.server.lobby import router as lobby_router
+    from opolyx.server.ws import router as ws_router
+
+    app.include_router(lobby_router)
+    app.include_router(ws_router)
+
+    # The browser client reads the board tables and its message catalogs as they ship in the package.
+    app.mount("/data/rules", StaticFiles(directory=WEB_DIR.parent / "rules" / "data"), name="rules-data")
+    app.mount("/data/i18n", StaticFiles(directory=WEB_DIR.parent / "i18n" / "catalogs"), name="catalogs")
+    web_dir = settings.web_dir or WEB_DIR
+    if (web_dir / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
+    else:
+
+        @app.get("/", include_in_schema=False)
+        async def _root() -> dict[str, str]:
+            return {"name": "opolyx", "docs": "/docs", "lobby": "/api/rooms"}
+
+    return app

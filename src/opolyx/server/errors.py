@@ -1,0 +1,61 @@
+"""Coded errors. Codes are part of the protocol: clients branch on them, so they never change."""
+
+from __future__ import annotations
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, *, room: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.room = room
+
+
+class ActionRefused(Exception):
+    """An intent refused before or by the engine; becomes an error frame, changes nothing."""
+
+    def __init__(self, code: str, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+
+
+# HTTP (lobby) codes
+NOT_AUTHENTICATED = "not_authenticated"
+INVALID_REQUEST = "invalid_request"
+NOT_FOUND = "not_found"
+ROOM_NOT_FOUND = "room_not_found"
+GAME_NOT_FOUND = "game_not_found"
+ROOM_FULL = "room_full"
+ALREADY_IN_GAME = "already_in_game"
+NOT_CREATOR = "not_creator"
+NOT_IN_ROOM = "not_in_room"
+ALREADY_STARTED = "already_started"
+NOT_ENOUGH_PLAYERS = "not_enough_players"
+TEAM_NEEDS_FULL_TABLE = "team_needs_full_table"
+INVALID_SEATS = "invalid_seats"
+NOT_A_BOT = "not_a_bot"
+GAME_NOT_FINISHED = "game_not_finished"
+RATE_LIMITED = "rate_limited"
+ENGINE_UNAVAILABLE = "engine_unavailable"
+
+# WebSocket codes
+BAD_JSON = "bad_json"
+BAD_MESSAGE = "bad_message"
+UNKNOWN_TYPE = "unknown_type"
+UNKNOWN_ACTION = "unknown_action"
+BAD_ACTION = "bad_action"
+FORBIDDEN_ACTION = "forbidden_action"
+FRAME_TOO_LARGE = "frame_too_large"
+NOT_SEATED = "not_seated"
+WRONG_SEAT = "wrong_seat"
+PLAYER_OUT = "player_out"
+GAME_NOT_RUNNING = "game_not_running"
+STALE_STATE = "stale_state"
+ILLEGAL_ACTION = "illegal_action"
+CHAT_TOO_LONG = "chat_too_long"
+CHAT_EMPTY = "chat_empty"
+CONFLICT = "conflict"
+INTERNAL = "internal_error"

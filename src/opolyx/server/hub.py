@@ -1,0 +1,670 @@
+"""One hub per room: the single door through which people, clocks and bots change a game.
+
+Every change takes the room's lock and goes the same way: who you are → the game exists and runs →
+it is your seat → the engine accepts → the action is stored → only then is it broadcast. Holding the
+lock across the store write keeps the broadcast order equal to the stored order, so every watcher of a
+room sees the same events in the same order, and a crash can only lose what nobody has seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from opolyx.server import errors as E
+from opolyx.server.botplay import choose_bot_action, fallback_action
+from opolyx.server.clocks import ClockBook
+from opolyx.server.engine_api import JSON, EngineApi, GameLike, illegal_code
+from opolyx.server.errors import ActionRefused, ApiError
+from opolyx.server.settings import Settings
+from opolyx.storage import (
+    FINISHED,
+    RUNNING,
+    WAITING,
+    AlreadySeated,
+    RoomRecord,
+    SeatRecord,
+    SeatTaken,
+    Store,
+    UserRecord,
+)
+
+log = logging.getLogger(__name__)
+
+_OUT_FLAGS = ("out", "bankrupt", "eliminated", "forfeited", "resigned")
+
+
+def out_seats(snapshot: JSON) -> set[int]:
+    """Seats the engine reports as no longer playing, read from its public player list."""
+    out: set[int] = set()
+    for index, player in enumerate(snapshot.get("players") or []):
+        if not isinstance(player, dict):
+            continue
+        seat = player.get("seat", index)
+        if not isinstance(seat, int):
+            seat = index
+        status = player.get("status")
+        if (
+            any(player.get(flag) is True for flag in _OUT_FLAGS)
+            or player.get("alive") is False
+            or player.get("active") is False
+            or status in _OUT_FLAGS
+        ):
+            out.add(seat)
+    return out
+
+
+def pending_seats(snapshot: JSON) -> list[int]:
+    seats: list[int] = []
+    for entry in snapshot.get("pending") or []:
+        seat = entry.get("seat") if isinstance(entry, dict) else None
+        if isinstance(seat, int) and seat not in seats:
+            seats.append(seat)
+    return seats
+
+
+def dumps(payload: JSON) -> str:
+    return json.dumps(payload, separators=(",", ":"), default=str)
+
+
+class Connection:
+    """One WebSocket; writes go through a queue so a slow client never blocks the room's lock."""
+
+    def __init__(self, ws: WebSocket, user: UserRecord, address: str, queue_limit: int) -> None:
+        self.ws = ws
+        self.user = user
+        self.address = address
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue_limit = queue_limit
+        self.closed = False
+        self.id = secrets.token_hex(6)
+
+    def send(self, payload: JSON) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.queue_limit:
+            # Too far behind: drop it; the client reconnects and gets a fresh snapshot.
+            log.warning("connection %s lags behind, closing it", self.id)
+            self.close()
+            return
+        self.queue.put_nowait(dumps(payload))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except Exception:  # the socket went away; the reader side notices and cleans up
+            pass
+        finally:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=1000)
+
+
+@dataclass
+class HubContext:
+    settings: Settings
+    store: Store
+    engine: Callable[[], EngineApi]
+
+
+class RoomHub:
+    def __init__(self, room: RoomRecord, ctx: HubContext) -> None:
+        self.room = room
+        self.ctx = ctx
+        self.lock = asyncio.Lock()
+        self.game: GameLike | None = None
+        self.log: list[tuple[int | None, JSON]] = []
+        self.snap: JSON | None = None
+        self.conns: set[Connection] = set()
+        self.clocks = ClockBook(ctx.settings.clock_scale)
+        self.chat_log: deque[JSON] = deque(maxlen=ctx.settings.chat_history)
+        self.rng = random.Random()
+        self._timer: asyncio.TimerHandle | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._bot_stuck: tuple[int, int] | None = None
+        self._known_out: set[int] = {s.seat for s in room.seats if s.out}
+        self.closed = False
+
+    # --- loading -------------------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        return len(self.log)
+
+    async def load(self) -> None:
+        """Rebuild the game from the stored log (after a restart, or to show a finished game)."""
+        room = self.room
+        if room.status not in (RUNNING, FINISHED) or room.seed is None:
+            return
+        records = await self.ctx.store.load_actions(room.id)
+        self.log = [(r.seat, r.action) for r in records]
+        self.game = self._replay(self.log)
+        self.snap = self.game.snapshot()
+        if room.status == RUNNING:
+            self.clocks.restore(room.clocks or {})
+            self.clocks.sync(self.snap)
+            await self._after_change()
+
+    def _replay(self, log: list[tuple[int | None, JSON]]) -> GameLike:
+        room = self.room
+        assert room.seed is not None
+        return self.ctx.engine().replay(
+            room.seed, room.mode, len(room.seats), [[s, a] for s, a in log], seat_info=room.seat_info
+        )
+
+    # --- views ---------------------------------------------------------------------------------------
+
+    def connected_users(self) -> set[str]:
+        return {c.user.id for c in self.conns if not c.closed}
+
+    def room_view(self, viewer: str | None) -> JSON:
+        room = self.room
+        online = self.connected_users()
+        seated = room.seat_of(viewer) is not None if viewer else False
+        players = [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": "bot" if s.is_bot else "human",
+                "strength": s.bot,
+                "connected": True if s.is_bot else s.user_id in online,
+                "out": s.out,
+                "you": viewer is not None and s.user_id == viewer,
+            }
+            for s in room.seats
+        ]
+        seat_users = {s.user_id for s in room.seats if s.user_id}
+        return {
+            "id": room.id,
+            "mode": room.mode,
+            "seats": room.seat_count,
+            "public": room.public,
+            "status": room.status,
+            "creator": room.creator_id,
+            "code": room.code if (seated or viewer == room.creator_id) else None,
+            "players": players,
+            "spectators": len({c.user.id for c in self.conns if c.user.id not in seat_users}),
+            "created_at": room.created_at.isoformat(),
+            "ws": f"/ws/rooms/{room.id}",
+        }
+
+    def _legal(self, seat: int | None) -> list[JSON]:
+        if seat is None or self.game is None or self.room.status != RUNNING or self.game.is_over:
+            return []
+        try:
+            return self.game.legal_actions(seat)
+        except Exception:
+            log.exception("legal_actions failed for seat %s in room %s", seat, self.room.id)
+            return []
+
+    def snapshot_for(self, conn: Connection, ref: Any = None) -> JSON:
+        seat = self.room.seat_of(conn.user.id)
+        seat_no = seat.seat if seat else None
+        return {
+            "type": "snapshot",
+            "room": self.room_view(conn.user.id),
+            "you": {"user": conn.user.id, "seat": seat_no, "spectator": seat is None},
+            "game": self.snap,
+            "seq": self.seq,
+            "legal": self._legal(seat_no),
+            "deadlines": self.clocks.public() if self.room.status == RUNNING else [],
+            "chat": list(self.chat_log),
+            "ref": ref,
+        }
+
+    def broadcast(self, payload: JSON) -> None:
+        for conn in list(self.conns):
+            conn.send(payload)
+
+    def broadcast_room(self) -> None:
+        for conn in list(self.conns):
+            conn.send({"type": "room", "room": self.room_view(conn.user.id)})
+
+    def broadcast_snapshots(self) -> None:
+        for conn in list(self.conns):
+            conn.send(self.snapshot_for(conn))
+
+    # --- connections ---------------------------------------------------------------------------------
+
+    async def attach(self, conn: Connection) -> None:
+        async with self.lock:
+            first = conn.user.id not in self.connected_users()
+            self.conns.add(conn)
+            conn.send(self.snapshot_for(conn))
+            seat = self.room.seat_of(conn.user.id)
+            if first and seat is not None:
+                self.broadcast({"type": "presence", "seat": seat.seat, "name": seat.name, "connected": True})
+
+    async def detach(self, conn: Connection) -> None:
+        async with self.lock:
+            self.conns.discard(conn)
+            seat = self.room.seat_of(conn.user.id)
+            if seat is not None and conn.user.id not in self.connected_users():
+                # The seat is held and its clocks keep running; the table just sees it is away.
+                self.broadcast({"type": "presence", "seat": seat.seat, "name": seat.name, "connected": False})
+
+    async def send_snapshot(self, conn: Connection, ref: Any = None) -> None:
+        async with self.lock:
+            conn.send(self.snapshot_for(conn, ref))
+
+    # --- the door ------------------------------------------------------------------------------------
+
+    async def submit(
+        self,
+        conn: Connection,
+        action: JSON,
+        *,
+        ref: Any = None,
+        seq: int | None = None,
+        seat: int | None = None,
+    ) -> None:
+        """A person's intent. Raises ActionRefused (nothing changed) or applies, stores and broadcasts."""
+        async with self.lock:
+            mine = self.room.seat_of(conn.user.id)  # who you are
+            if mine is None:
+                raise ActionRefused(E.NOT_SEATED, "spectators cannot act; join a seat to play")
+            if self.game is None or self.room.status != RUNNING or self.game.is_over:
+                raise ActionRefused(E.GAME_NOT_RUNNING, f"the game is not running ({self.room.status})")
+            if seat is not None and seat != mine.seat:
+                raise ActionRefused(E.WRONG_SEAT, f"you sit in seat {mine.seat}, not {seat}")
+            if seq is not None and seq != self.seq:
+                raise ActionRefused(E.STALE_STATE, f"the game is at seq {self.seq}, you saw {seq}")
+            await self._apply(mine.seat, action, origin=conn, ref=ref)
+
+    async def _apply(
+        self, seat: int | None, action: JSON, *, origin: Connection | None = None, ref: Any = None
+    ) -> None:
+        game = self.game
+        assert game is not None
+        engine = self.ctx.engine()
+        try:
+            events = game.apply(seat, action)
+        except engine.IllegalAction as exc:
+            raise ActionRefused(E.ILLEGAL_ACTION, str(exc) or "illegal", reason=illegal_code(exc)) from exc
+        except Exception as exc:
+            # The engine must leave the game unchanged on refusal, but a crash may not; rebuild.
+            log.exception("engine failed on %r by seat %s in room %s", action, seat, self.room.id)
+            self._rebuild()
+            raise ActionRefused(E.INTERNAL, "the game could not apply this action") from exc
+        seq = self.seq + 1
+        snap = game.snapshot()
+        engine_seq = snap.get("seq")
+        if isinstance(engine_seq, int) and engine_seq != seq:
+            log.warning("engine seq %s != server seq %s in room %s", engine_seq, seq, self.room.id)
+        self.clocks.sync(snap)
+        try:
+            await self.ctx.store.append_action(
+                self.room.id, seq, seat, action, clocks=self.clocks.to_store()
+            )
+        except Exception as exc:
+            log.exception("could not store action %s of room %s", seq, self.room.id)
+            self._rebuild()
+            code = E.CONFLICT if exc.__class__.__name__ == "SeqConflict" else E.INTERNAL
+            raise ActionRefused(code, "the action could not be stored; nothing changed") from exc
+        self.log.append((seat, action))
+        self.snap = snap
+        room_changed = await self._persist_status()
+        over = bool(game.is_over)
+        base = {
+            "type": "events",
+            "seq": seq,
+            "seat": seat,
+            "action": action,
+            "events": events,
+            "pending": snap.get("pending") or [],
+            "over": over,
+            "result": snap.get("result") if over else None,
+            "deadlines": self.clocks.public() if not over else [],
+        }
+        legal_cache: dict[int | None, list[JSON]] = {}
+        for conn in list(self.conns):
+            mine = self.room.seat_of(conn.user.id)
+            s = mine.seat if mine else None
+            if s not in legal_cache:
+                legal_cache[s] = self._legal(s)
+            frame = dict(base, legal=legal_cache[s], ref=ref if conn is origin else None)
+            conn.send(frame)
+        if room_changed:
+            self.broadcast_room()
+        self._arm()
+
+    def _rebuild(self) -> None:
+        self.game = self._replay(self.log)
+        self.snap = self.game.snapshot()
+        self.clocks.sync(self.snap)
+
+    async def _persist_status(self) -> bool:
+        """Bring the store's view (who is out, is it over) in line with the game, before anyone is told."""
+        game, snap = self.game, self.snap
+        if game is None or snap is None:
+            return False
+        store = self.ctx.store
+        newly_out = sorted(out_seats(snap) - self._known_out)
+        if newly_out:
+            await store.mark_out(self.room.id, newly_out)
+            self._known_out.update(newly_out)
+        if game.is_over and self.room.status == RUNNING:
+            await store.finish_game(self.room.id, snap.get("result"))
+            self.clocks.clear()
+            self._cancel_timer()
+        if newly_out or game.is_over:
+            await self._reload_room()
+            return True
+        return False
+
+    def _arm(self) -> None:
+        if self.room.status == RUNNING:
+            self._arm_timer()
+            self._arm_bots()
+
+    async def _after_change(self) -> None:
+        if await self._persist_status():
+            self.broadcast_room()
+        self._arm()
+
+    async def _reload_room(self) -> None:
+        room = await self.ctx.store.get_room(self.room.id)
+        if room is not None:
+            self.room = room
+
+    # --- clocks --------------------------------------------------------------------------------------
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _arm_timer(self) -> None:
+        self._cancel_timer()
+        if self.closed:
+            return
+        clock = self.clocks.next_due()
+        if clock is None:
+            return
+        delay = max(0.0, clock.deadline - self.clocks.now())
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay, self._spawn, self._on_timer, clock.key)
+
+    def _spawn(self, fn: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
+        if self.closed:
+            return
+        task = asyncio.get_running_loop().create_task(fn(*args))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_timer(self, key: str) -> None:
+        async with self.lock:
+            if self.game is None or self.room.status != RUNNING or self.closed:
+                return
+            clock = self.clocks.running.get(key)
+            if clock is None:
+                self._arm_timer()
+                return
+            if clock.deadline > self.clocks.now() + 0.001:
+                self._arm_timer()
+                return
+            try:
+                await self._apply(None, dict(clock.action))
+            except ActionRefused as exc:
+                # The engine says nothing is due (it moved on in the meantime): forget this clock.
+                log.warning("timeout %s refused in room %s: %s", key, self.room.id, exc.message)
+                self.clocks.kill(key)
+                self._arm_timer()
+            except Exception:
+                log.exception("timeout %s failed in room %s", key, self.room.id)
+
+    async def checkpoint(self) -> None:
+        """Write the time left on each clock, so a restart resumes about where a crash stopped it."""
+        async with self.lock:
+            if self.room.status == RUNNING and self.clocks.running and not self.closed:
+                await self.ctx.store.save_clocks(self.room.id, self.clocks.to_store())
+
+    # --- bots ----------------------------------------------------------------------------------------
+
+    def _bots_to_act(self) -> list[SeatRecord]:
+        snap = self.snap
+        if snap is None or self.game is None or self.game.is_over:
+            return []
+        wanted = pending_seats(snap)
+        for trade in snap.get("trades") or []:
+            if isinstance(trade, dict) and isinstance(trade.get("to"), int) and trade["to"] not in wanted:
+                wanted.append(trade["to"])
+        by_seat = {s.seat: s for s in self.room.seats}
+        return [by_seat[s] for s in wanted if s in by_seat and by_seat[s].is_bot and not by_seat[s].out]
+
+    def _arm_bots(self) -> None:
+        if self.closed or (self._bot_task is not None and not self._bot_task.done()):
+            return
+        if not self._bots_to_act():
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
+
+    async def _bot_loop(self) -> None:
+        settings = self.ctx.settings
+        while not self.closed:
+            delay = self.rng.uniform(settings.bot_delay_min, max(settings.bot_delay_min, settings.bot_delay_max))
+            await asyncio.sleep(delay)
+            async with self.lock:
+                if self.game is None or self.room.status != RUNNING:
+                    return
+                acted = False
+                for bot in self._bots_to_act():
+                    if self._bot_stuck == (self.seq, bot.seat):
+                        continue
+                    if await self._bot_move(bot):
+                        acted = True
+                        break
+                if not acted:
+                    return
+
+    async def _bot_move(self, bot: SeatRecord) -> bool:
+        game = self.game
+        assert game is not None
+        # In a worker thread so a thinking bot never stalls other rooms; the lock we hold keeps
+        # everyone else from touching this game meanwhile.
+        action = await asyncio.to_thread(choose_bot_action, game, bot.seat, bot.bot or "normal", self.rng)
+        for attempt in range(2):
+            if action is None:
+                break
+            try:
+                await self._apply(bot.seat, action)
+                return True
+            except ActionRefused as exc:
+                log.warning("bot seat %s action %r refused: %s", bot.seat, action, exc.message)
+                if attempt == 0:
+                    action = fallback_action(self._legal(bot.seat), self.rng)
+        # Nothing worked: wait for the state to change (or the clock to fire) before trying again.
+        self._bot_stuck = (self.seq, bot.seat)
+        return False
+
+    # --- lobby ---------------------------------------------------------------------------------------
+
+    async def join(self, user: UserRecord) -> None:
+        async with self.lock:
+            room = self.room
+            if room.status != WAITING:
+                raise ApiError(409, E.ALREADY_STARTED, "the game has already started")
+            if room.seat_of(user.id) is not None:
+                return
+            taken = {s.seat for s in room.seats}
+            free = [i for i in range(room.seat_count) if i not in taken]
+            if not free:
+                raise ApiError(409, E.ROOM_FULL, "every seat is taken")
+            try:
+                self.room = await self.ctx.store.take_seat(
+                    room.id, free[0], user_id=user.id, bot=None, name=user.nickname
+                )
+            except AlreadySeated as exc:
+                raise already_in_game(exc.room_id) from exc
+            except SeatTaken as exc:
+                raise ApiError(409, E.ROOM_FULL, "that seat was just taken; try again") from exc
+            self.broadcast_room()
+
+    async def add_bot(self, user: UserRecord, strength: str) -> None:
+        async with self.lock:
+            room = self.room
+            self._creator_waiting(user)
+            taken = {s.seat for s in room.seats}
+            free = [i for i in range(room.seat_count) if i not in taken]
+            if not free:
+                raise ApiError(409, E.ROOM_FULL, "every seat is taken")
+            bots = sum(1 for s in room.seats if s.is_bot)
+            name = f"Bot {bots + 1} ({strength})"
+            try:
+                self.room = await self.ctx.store.take_seat(room.id, free[0], user_id=None, bot=strength, name=name)
+            except SeatTaken as exc:
+                raise ApiError(409, E.ROOM_FULL, "that seat was just taken; try again") from exc
+            self.broadcast_room()
+
+    async def remove_bot(self, user: UserRecord, seat: int) -> None:
+        async with self.lock:
+            self._creator_waiting(user)
+            target = next((s for s in self.room.seats if s.seat == seat), None)
+            if target is None or not target.is_bot:
+                raise ApiError(404, E.NOT_A_BOT, f"seat {seat} holds no bot")
+            self.room = await self.ctx.store.free_seat(self.room.id, seat)
+            self.broadcast_room()
+
+    def _creator_waiting(self, user: UserRecord) -> None:
+        if self.room.creator_id != user.id:
+            raise ApiError(403, E.NOT_CREATOR, "only the room's creator may do this")
+        if self.room.status != WAITING:
+            raise ApiError(409, E.ALREADY_STARTED, "the game has already started")
+
+    async def leave(self, user: UserRecord) -> None:
+        """Leave a waiting room, or resign from a running game (the seat is then out)."""
+        if self.room.status == RUNNING:
+            seat = self.room.seat_of(user.id)
+            if seat is None:
+                raise ApiError(404, E.NOT_IN_ROOM, "you hold no seat in this room")
+            if seat.out:
+                return
+            async with self.lock:
+                if self.game is None or self.game.is_over:
+                    return
+                try:
+                    await self._apply(seat.seat, {"type": "resign"})
+                except ActionRefused as exc:
+                    raise ApiError(409, exc.code, exc.message) from exc
+                return
+        async with self.lock:
+            room = self.room
+            seat = room.seat_of(user.id)
+            if room.status != WAITING or seat is None:
+                raise ApiError(404, E.NOT_IN_ROOM, "you hold no seat in this room")
+            self.room = await self.ctx.store.free_seat(room.id, seat.seat)
+            people = [s for s in self.room.seats if s.user_id]
+            if not people:
+                await self.ctx.store.close_room(room.id)
+                await self._reload_room()
+            elif room.creator_id == user.id:
+                # The room lives on with the longest-seated person in charge.
+                people.sort(key=lambda s: s.seat)
+                self.room = await self.ctx.store.set_creator(room.id, str(people[0].user_id))
+            self.broadcast_room()
+
+    async def start(self, user: UserRecord) -> None:
+        async with self.lock:
+            room = self.room
+            self._creator_waiting(user)
+            seats = sorted(room.seats, key=lambda s: s.seat)
+            if len(seats) < 2:
+                raise ApiError(409, E.NOT_ENOUGH_PLAYERS, "at least two seats must be filled")
+            if room.mode == "team" and len(seats) != room.seat_count:
+                raise ApiError(409, E.TEAM_NEEDS_FULL_TABLE, "team games start with every seat filled")
+            try:
+                engine = self.ctx.engine()
+            except Exception as exc:
+                raise ApiError(503, E.ENGINE_UNAVAILABLE, "the rules engine is not available") from exc
+            # Empty seats are dropped; the engine numbers seats 0..n-1 and draws who begins.
+            renumbered = [SeatRecord(i, s.user_id, s.bot, s.name) for i, s in enumerate(seats)]
+            seat_info: list[JSON] = [
+                {
+                    "name": s.name,
+                    "bot": s.is_bot,
+                    "team": (i % 2) if room.mode == "team" else None,
+                    "vip": False,
+                    "cards": {},
+                }
+                for i, s in enumerate(renumbered)
+            ]
+            seed = secrets.randbits(62)
+            game = engine.new_game(room.mode, len(renumbered), seed, seat_info=seat_info)
+            self.room = await self.ctx.store.start_game(
+                room.id, seed=seed, seats=renumbered, seat_info=seat_info
+            )
+            self.game = game
+            self.log = []
+            self.snap = game.snapshot()
+            self.clocks.sync(self.snap)
+            await self.ctx.store.save_clocks(room.id, self.clocks.to_store())
+            self.broadcast_snapshots()
+            await self._after_change()
+
+    # --- chat ----------------------------------------------------------------------------------------
+
+    async def chat(self, conn: Connection, text: str) -> None:
+        text = text.strip()
+        if not text:
+            raise ActionRefused(E.CHAT_EMPTY, "empty message")
+        limit = self.ctx.settings.chat_max_length
+        if len(text) > limit:
+            raise ActionRefused(E.CHAT_TOO_LONG, f"chat messages are limited to {limit} characters")
+        async with self.lock:
+            seat = self.room.seat_of(conn.user.id)
+            frame = {
+                "type": "chat",
+                "name": conn.user.nickname,
+                "seat": seat.seat if seat else None,
+                "spectator": seat is None,
+                "text": text,
+                "at": round(time.time(), 3),
+            }
+            self.chat_log.append(frame)
+            self.broadcast(frame)
+
+    # --- shutdown ------------------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        self.closed = True
+        self._cancel_timer()
+        tasks = list(self._tasks)
+        if self._bot_task is not None:
+            tasks.append(self._bot_task)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        for conn in list(self.conns):
+            conn.close()
+
+
+def already_in_game(room_id: str | None) -> ApiError:
+    return ApiError(
+        409,
+        E.ALREADY_IN_GAME,
+        "you already sit in an unfinished game; finish it, resign or leave it first",
+        room=room_id,
+    )

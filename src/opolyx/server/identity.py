@@ -1,0 +1,58 @@
+"""Guest identity: a signed cookie naming a user row.
+
+The cookie carries only the user id; everything else is in the users table, which already has a
+nullable e-mail column so an account can later be attached to the same id without a new session type.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from opolyx.server.settings import Settings
+
+
+def resolve_secret(settings: Settings) -> str:
+    """The configured secret, else one kept in the data directory so restarts keep people signed in."""
+    if settings.secret_key:
+        return settings.secret_key
+    path = Path(settings.data_dir) / "secret_key"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    secret = secrets.token_urlsafe(48)
+    # O_EXCL: if two processes start at once, the second reads the first's secret.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as f:
+        f.write(secret)
+    return secret
+
+
+class SessionSigner:
+    def __init__(self, secret: str, max_age_seconds: int) -> None:
+        self._s = URLSafeTimedSerializer(secret, salt="opolyx-session")
+        self.max_age = max_age_seconds
+
+    def sign(self, user_id: str) -> str:
+        return self._s.dumps(user_id)
+
+    def verify(self, token: str | None) -> str | None:
+        if not token:
+            return None
+        try:
+            value = self._s.loads(token, max_age=self.max_age)
+        except BadSignature:
+            return None
+        return value if isinstance(value, str) else None
+
+
+def new_user_id() -> str:
+    return secrets.token_hex(16)

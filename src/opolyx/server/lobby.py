@@ -1,0 +1,257 @@
+"""HTTP routes: guest sessions, the lobby, replays and health. Documented by FastAPI at /docs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import JSONResponse
+
+from opolyx.server import errors as E
+from opolyx.server.app import Services
+from opolyx.server.errors import ApiError
+from opolyx.server.hub import RoomHub
+from opolyx.server.identity import new_user_id
+from opolyx.server.protocol import (
+    AddBot,
+    ErrorOut,
+    Health,
+    JoinByCode,
+    ReplayAction,
+    ReplayOut,
+    RoomCreate,
+    RoomList,
+    RoomOut,
+    SessionIn,
+    SessionOut,
+    UserOut,
+)
+from opolyx.storage import FINISHED, RUNNING, WAITING, UserRecord
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut},
+    403: {"model": ErrorOut},
+    404: {"model": ErrorOut},
+    409: {"model": ErrorOut},
+    422: {"model": ErrorOut},
+    429: {"model": ErrorOut},
+}
+
+router = APIRouter(responses=ERRORS)
+
+
+def get_services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+Svc = Annotated[Services, Depends(get_services)]
+
+
+def session_token(request: Request, cookie_name: str) -> str | None:
+    token = request.cookies.get(cookie_name)
+    if token:
+        return token
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return None
+
+
+async def optional_user(request: Request, svc: Svc) -> UserRecord | None:
+    user_id = svc.signer.verify(session_token(request, svc.settings.session_cookie))
+    return await svc.store.get_user(user_id) if user_id else None
+
+
+async def current_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:
+    if user is None:
+        raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+    return user
+
+
+User = Annotated[UserRecord, Depends(current_user)]
+MaybeUser = Annotated[UserRecord | None, Depends(optional_user)]
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def rate_limit(svc: Services, kind: str, request: Request, user: UserRecord | None = None) -> None:
+    keys = [f"addr:{client_address(request)}"]
+    if user is not None:
+        keys.append(f"user:{user.id}")
+    if not svc.limiter.allow(kind, *keys):
+        raise ApiError(429, E.RATE_LIMITED, f"too many {kind} requests; slow down")
+
+
+def room_out(hub: RoomHub, viewer: UserRecord | None) -> RoomOut:
+    return RoomOut.model_validate(hub.room_view(viewer.id if viewer else None))
+
+
+async def user_out(svc: Services, user: UserRecord) -> UserOut:
+    room = await svc.store.active_room_of(user.id)
+    return UserOut(
+        id=user.id, nickname=user.nickname, language=user.language, guest=user.email is None, room=room  # type: ignore[arg-type]
+    )
+
+
+# --- sessions ----------------------------------------------------------------------------------------------
+
+
+@router.post("/api/session", tags=["session"])
+async def start_session(
+    body: SessionIn, request: Request, response: Response, svc: Svc, user: MaybeUser
+) -> SessionOut:
+    """Play as a guest: a nickname and a language give a signed session cookie (and the same token)."""
+    rate_limit(svc, "session", request)
+    if user is None:
+        user = await svc.store.create_user(new_user_id(), body.nickname, body.language)
+    else:
+        user = await svc.store.update_user(user.id, nickname=body.nickname, language=body.language)
+    token = svc.signer.sign(user.id)
+    response.set_cookie(
+        svc.settings.session_cookie,
+        token,
+        max_age=svc.settings.session_max_age_days * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=svc.settings.cookie_secure,
+    )
+    return SessionOut(user=await user_out(svc, user), token=token)
+
+
+@router.get("/api/session", tags=["session"])
+async def who_am_i(user: User, svc: Svc) -> UserOut:
+    return await user_out(svc, user)
+
+
+@router.delete("/api/session", tags=["session"], status_code=204)
+async def end_session(svc: Svc) -> Response:
+    response = Response(status_code=204)
+    response.delete_cookie(svc.settings.session_cookie)
+    return response
+
+
+# --- lobby -------------------------------------------------------------------------------------------------
+
+
+async def _views(svc: Services, status: str, viewer: UserRecord | None) -> list[RoomOut]:
+    out = []
+    for room in await svc.rooms.listing([status]):
+        hub = svc.rooms.hubs.get(room.id) or RoomHub(room, svc.rooms.ctx)
+        out.append(room_out(hub, viewer))
+    return out
+
+
+@router.get("/api/rooms", tags=["lobby"])
+async def list_rooms(svc: Svc, viewer: MaybeUser) -> RoomList:
+    """Public rooms waiting for players, and public games in progress (to watch)."""
+    return RoomList(waiting=await _views(svc, WAITING, viewer), running=await _views(svc, RUNNING, viewer))
+
+
+@router.post("/api/rooms", tags=["lobby"], status_code=201)
+async def create_room(body: RoomCreate, request: Request, svc: Svc, user: User) -> RoomOut:
+    """Create a room and sit in it. Private rooms get a join code (shown to those seated)."""
+    rate_limit(svc, "create", request, user)
+    hub = await svc.rooms.create(user, body.mode, body.seats, body.public)
+    return room_out(hub, user)
+
+
+@router.get("/api/rooms/{room_id}", tags=["lobby"])
+async def get_room(room_id: str, svc: Svc, viewer: MaybeUser) -> RoomOut:
+    """A room by id; also how to spectate: connect to its ``ws`` path without holding a seat."""
+    return room_out(await svc.rooms.must_hub(room_id), viewer)
+
+
+@router.post("/api/rooms/{room_id}/join", tags=["lobby"])
+async def join_room(room_id: str, request: Request, svc: Svc, user: User) -> RoomOut:
+    rate_limit(svc, "join", request, user)
+    hub = await svc.rooms.must_hub(room_id)
+    await hub.join(user)
+    return room_out(hub, user)
+
+
+@router.post("/api/join", tags=["lobby"])
+async def join_by_code(body: JoinByCode, request: Request, svc: Svc, user: User) -> RoomOut:
+    """Join a (private or public) room by its code."""
+    rate_limit(svc, "join", request, user)
+    hub = await svc.rooms.by_code(body.code)
+    await hub.join(user)
+    return room_out(hub, user)
+
+
+@router.post("/api/rooms/{room_id}/leave", tags=["lobby"])
+async def leave_room(room_id: str, svc: Svc, user: User) -> RoomOut:
+    """Leave a waiting room; in a running game this resigns (the seat is out, you are free)."""
+    hub = await svc.rooms.must_hub(room_id)
+    await hub.leave(user)
+    return room_out(hub, user)
+
+
+@router.post("/api/rooms/{room_id}/bots", tags=["lobby"])
+async def add_bot(room_id: str, body: AddBot, svc: Svc, user: User) -> RoomOut:
+    """Creator only: seat a bot of the chosen strength in the first empty seat."""
+    hub = await svc.rooms.must_hub(room_id)
+    await hub.add_bot(user, body.strength)
+    return room_out(hub, user)
+
+
+@router.delete("/api/rooms/{room_id}/bots/{seat}", tags=["lobby"])
+async def remove_bot(room_id: str, seat: int, svc: Svc, user: User) -> RoomOut:
+    hub = await svc.rooms.must_hub(room_id)
+    await hub.remove_bot(user, seat)
+    return room_out(hub, user)
+
+
+@router.post("/api/rooms/{room_id}/start", tags=["lobby"])
+async def start_game(room_id: str, svc: Svc, user: User) -> RoomOut:
+    """Creator only, with at least two seats filled; the engine draws who begins."""
+    hub = await svc.rooms.must_hub(room_id)
+    await hub.start(user)
+    return room_out(hub, user)
+
+
+# --- replays and health ------------------------------------------------------------------------------------
+
+
+@router.get("/games/{game_id}/replay", tags=["games"])
+@router.get("/api/games/{game_id}/replay", tags=["games"], include_in_schema=False)
+async def replay(
+    game_id: str, svc: Svc, snapshots: Annotated[bool, Query(description="Add the state after each step.")] = False
+) -> ReplayOut:
+    """A finished game's action log (and optionally its public state per step). Never the seed, the
+    generator state or the deck order: only what the table saw."""
+    room = await svc.store.get_room(game_id)
+    if room is None or room.seed is None:
+        raise ApiError(404, E.GAME_NOT_FOUND, f"no game {game_id}")
+    if room.status != FINISHED:
+        raise ApiError(409, E.GAME_NOT_FINISHED, "replays are served once the game is over")
+    records = await svc.store.load_actions(game_id)
+    states: list[dict[str, Any]] | None = None
+    if snapshots:
+        engine = svc.rooms.ctx.engine()
+        game = engine.new_game(room.mode, len(room.seats), room.seed, seat_info=room.seat_info)
+        states = [game.snapshot()]
+        for r in records:
+            game.apply(r.seat, r.action)
+            states.append(game.snapshot())
+    return ReplayOut(
+        id=room.id,
+        mode=room.mode,  # type: ignore[arg-type]
+        players=[s.name for s in room.seats],
+        status=room.status,
+        result=room.result,
+        actions=[ReplayAction(seq=r.seq, seat=r.seat, action=r.action) for r in records],
+        snapshots=states,
+    )
+
+
+@router.get("/healthz", tags=["health"], response_model=Health, responses={503: {"model": ErrorOut}})
+async def healthz(svc: Svc) -> Health | JSONResponse:
+    """Ready when the server runs and its database answers."""
+    try:
+        await svc.store.ping()
+    except Exception:
+        return JSONResponse({"code": "database_unavailable", "message": "database unreachable"}, 503)
+    return Health(status="ok")

@@ -1,0 +1,400 @@
+"""Wire models: everything that crosses HTTP or the WebSocket, and nothing else.
+
+These are deliberately separate from the store's records: a field here is a promise to clients
+(docs/protocol.md is generated from these models), a column there is a storage detail.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Mode = Literal["classic", "blitz", "speed", "team", "halal", "fortuna"]
+Language = Literal["en", "de", "pt", "fr", "es", "zh"]
+Strength = Literal["easy", "normal", "hard"]
+Square = Annotated[int, Field(ge=0, le=39)]
+SeatNo = Annotated[int, Field(ge=0, le=5)]
+TradeId = str | int
+Nickname = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- actions (the engine's vocabulary, as a client may send it) ---------------------------------------
+
+
+class _Bare(Strict):
+    pass
+
+
+class Roll(_Bare):
+    type: Literal["roll"]
+
+
+class Buy(_Bare):
+    type: Literal["buy"]
+
+
+class Decline(_Bare):
+    type: Literal["decline"]
+
+
+class BuyMurabaha(_Bare):
+    type: Literal["buy_murabaha"]
+
+
+class Bid(_Bare):
+    type: Literal["bid"]
+    amount: int | None = Field(default=None, ge=0, description="Omit to raise by the auction step.")
+
+
+class Pass(_Bare):
+    type: Literal["pass"]
+
+
+class Pay(_Bare):
+    type: Literal["pay"]
+
+
+class DeclareBankruptcy(_Bare):
+    type: Literal["declare_bankruptcy"]
+
+
+class PayBail(_Bare):
+    type: Literal["pay_bail"]
+
+
+class JailRoll(_Bare):
+    type: Literal["jail_roll"]
+
+
+class JackpotDecline(_Bare):
+    type: Literal["jackpot_decline"]
+
+
+class Resign(_Bare):
+    type: Literal["resign"]
+
+
+class Build(Strict):
+    type: Literal["build"]
+    square: Square
+
+
+class Sell(Strict):
+    type: Literal["sell"]
+    square: Square
+
+
+class Mortgage(Strict):
+    type: Literal["mortgage"]
+    square: Square
+
+
+class Redeem(Strict):
+    type: Literal["redeem"]
+    square: Square
+
+
+class Teleport(Strict):
+    type: Literal["teleport"]
+    square: Square
+
+
+class PayMurabaha(Strict):
+    type: Literal["pay_murabaha"]
+    square: Square
+
+
+class TradeSide(Strict):
+    cash: int = Field(default=0, ge=0)
+    squares: list[Square] = Field(default_factory=list, max_length=40)
+
+
+class ProposeTrade(Strict):
+    type: Literal["propose_trade"]
+    to: SeatNo
+    give: TradeSide
+    take: TradeSide
+
+
+class AcceptTrade(Strict):
+    type: Literal["accept_trade"]
+    trade: TradeId
+
+
+class DeclineTrade(Strict):
+    type: Literal["decline_trade"]
+    trade: TradeId
+
+
+class CancelTrade(Strict):
+    type: Literal["cancel_trade"]
+    trade: TradeId
+
+
+class JackpotBet(Strict):
+    type: Literal["jackpot_bet"]
+    numbers: list[Annotated[int, Field(ge=1, le=6)]] = Field(min_length=1, max_length=3)
+
+
+class ChooseBus(Strict):
+    type: Literal["choose_bus"]
+    use: Literal["sum", "first", "second"]
+
+
+ActionModel = (
+    Roll
+    | Buy
+    | Decline
+    | BuyMurabaha
+    | Bid
+    | Pass
+    | Build
+    | Sell
+    | Mortgage
+    | Redeem
+    | ProposeTrade
+    | AcceptTrade
+    | DeclineTrade
+    | CancelTrade
+    | Pay
+    | DeclareBankruptcy
+    | PayBail
+    | JailRoll
+    | JackpotBet
+    | JackpotDecline
+    | ChooseBus
+    | Teleport
+    | PayMurabaha
+    | Resign
+)
+Action = Annotated[ActionModel, Field(discriminator="type")]
+
+ACTION_MODELS: dict[str, type[BaseModel]] = {
+    m.model_fields["type"].annotation.__args__[0]: m
+    for m in ActionModel.__args__
+}
+# Only the server's clocks may send these.
+SYSTEM_ACTIONS = frozenset({"timeout"})
+
+
+# --- client → server frames ------------------------------------------------------------------------------
+
+Ref = Annotated[str | int, Field(description="Echoed back in the reply, to match requests and answers.")]
+
+
+class ActionFrame(Strict):
+    type: Literal["action"]
+    action: Action
+    ref: Ref | None = None
+    seq: int | None = Field(
+        default=None,
+        description="The game's seq the client last saw; if given and stale the action is refused.",
+    )
+    seat: int | None = Field(default=None, description="Optional; must be the sender's own seat.")
+
+
+class ChatFrame(Strict):
+    type: Literal["chat"]
+    text: str
+    ref: Ref | None = None
+
+
+class SyncFrame(Strict):
+    type: Literal["sync"]
+    ref: Ref | None = None
+
+
+class PingFrame(Strict):
+    type: Literal["ping"]
+    ref: Ref | None = None
+
+
+ClientFrame = Annotated[ActionFrame | ChatFrame | SyncFrame | PingFrame, Field(discriminator="type")]
+CLIENT_FRAMES: dict[str, type[BaseModel]] = {
+    "action": ActionFrame,
+    "chat": ChatFrame,
+    "sync": SyncFrame,
+    "ping": PingFrame,
+}
+
+
+# --- HTTP (lobby) ------------------------------------------------------------------------------------------
+
+
+class ErrorOut(BaseModel):
+    code: str = Field(description="Stable, machine-readable; see docs/protocol.md for the list.")
+    message: str
+    room: str | None = Field(default=None, description="already_in_game: the room you are in.")
+
+
+class SessionIn(Strict):
+    nickname: Nickname
+    language: Language = "en"
+
+
+class UserOut(BaseModel):
+    id: str
+    nickname: str
+    language: Language
+    guest: bool
+    room: str | None = Field(default=None, description="The unfinished room you hold a seat in.")
+
+
+class SessionOut(BaseModel):
+    user: UserOut
+    token: str = Field(description="Same value as the cookie; for clients without a cookie jar.")
+
+
+class RoomCreate(Strict):
+    mode: Mode = "classic"
+    seats: int = Field(default=4, ge=2, le=6)
+    public: bool = True
+
+
+class JoinByCode(Strict):
+    code: Annotated[str, StringConstraints(strip_whitespace=True, min_length=4, max_length=16)]
+
+
+class AddBot(Strict):
+    strength: Strength = "normal"
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str
+    kind: Literal["human", "bot"]
+    strength: Strength | None = None
+    connected: bool
+    out: bool
+    you: bool = False
+
+
+class RoomOut(BaseModel):
+    id: str
+    mode: Mode
+    seats: int
+    public: bool
+    status: Literal["waiting", "running", "finished", "closed"]
+    creator: str = Field(description="User id of the creator.")
+    code: str | None = Field(default=None, description="Private join code, shown to those seated.")
+    players: list[SeatOut]
+    spectators: int
+    created_at: datetime
+    ws: str = Field(description="Path of the room's WebSocket.")
+
+
+class RoomList(BaseModel):
+    waiting: list[RoomOut]
+    running: list[RoomOut]
+
+
+class ReplayAction(BaseModel):
+    seq: int
+    seat: int | None
+    action: dict[str, Any]
+
+
+class ReplayOut(BaseModel):
+    id: str
+    mode: Mode
+    players: list[str]
+    status: str
+    result: dict[str, Any] | None
+    actions: list[ReplayAction]
+    snapshots: list[dict[str, Any]] | None = Field(
+        default=None, description="Public state after each action (?snapshots=true); index 0 is the start."
+    )
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+# --- server → client frames --------------------------------------------------------------------------------
+
+
+class Deadline(BaseModel):
+    id: str = Field(description="'c:<clock id>' for a pending decision, 't:<trade id>' for a trade offer.")
+    kind: str = Field(description="turn | auction | pay | trade")
+    seat: int | None
+    seconds: float = Field(description="Full length of this countdown.")
+    remaining: float = Field(description="Seconds left when this frame was sent.")
+    ends_at: float = Field(description="Server wall clock (Unix seconds) when it fires.")
+
+
+class You(BaseModel):
+    user: str
+    seat: int | None = Field(description="Your seat, or null when you watch.")
+    spectator: bool
+
+
+class ChatOut(BaseModel):
+    type: Literal["chat"] = "chat"
+    name: str
+    seat: int | None
+    spectator: bool
+    text: str
+    at: float
+
+
+class SnapshotOut(BaseModel):
+    type: Literal["snapshot"] = "snapshot"
+    room: RoomOut
+    you: You
+    game: dict[str, Any] | None = Field(description="The engine's public snapshot; null before start.")
+    seq: int
+    legal: list[dict[str, Any]] = Field(description="Legal actions of your own seat right now.")
+    deadlines: list[Deadline]
+    chat: list[ChatOut]
+    ref: Ref | None = None
+
+
+class EventsOut(BaseModel):
+    type: Literal["events"] = "events"
+    seq: int = Field(description="The game's seq after this action; increases by exactly one.")
+    seat: int | None = Field(description="Who acted; null for the server's clock.")
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    pending: list[dict[str, Any]]
+    over: bool
+    result: dict[str, Any] | None = None
+    legal: list[dict[str, Any]]
+    deadlines: list[Deadline]
+    ref: Ref | None = Field(default=None, description="Only in the copy sent to whoever acted.")
+
+
+class RoomUpdateOut(BaseModel):
+    type: Literal["room"] = "room"
+    room: RoomOut
+
+
+class PresenceOut(BaseModel):
+    type: Literal["presence"] = "presence"
+    seat: int
+    name: str
+    connected: bool
+
+
+class ErrorFrameOut(BaseModel):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    ref: Ref | None = None
+    reason: str | None = Field(default=None, description="illegal_action: the engine's own code.")
+
+
+class PongOut(BaseModel):
+    type: Literal["pong"] = "pong"
+    ref: Ref | None = None
+
+
+ServerFrame = Annotated[
+    SnapshotOut | EventsOut | RoomUpdateOut | PresenceOut | ChatOut | ErrorFrameOut | PongOut,
+    Field(discriminator="type"),
+]

@@ -1,0 +1,84 @@
+"""Server configuration, read once from the environment (prefix ``OPOLYX_``).
+
+One settings object is built at start-up and handed to :func:`opolyx.server.create_app`; nothing in the
+server reads the environment on its own, so tests can run several differently configured apps side by
+side in one process.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+MODES = ("classic", "blitz", "speed", "team", "halal", "fortuna")
+LANGUAGES = ("en", "de", "pt", "fr", "es", "zh")
+BOT_STRENGTHS = ("easy", "normal", "hard")
+
+
+class Settings(BaseSettings):
+    """Everything an operator may tune; docs/operating.md lists each field with its variable."""
+
+    model_config = SettingsConfigDict(env_prefix="OPOLYX_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path("data")
+    # Empty means "an SQLite file in data_dir", so a person can play without setting anything up.
+    database_url: str = ""
+    # PostgreSQL only: the schema that holds the tables (tests use a fresh one per run).
+    database_schema: str = ""
+    # Empty means "generate one and keep it in data_dir/secret_key", so sessions survive restarts.
+    secret_key: str = ""
+    session_cookie: str = "opolyx_session"
+    session_max_age_days: int = 365
+    cookie_secure: bool = False
+
+    # Bots wait this long (seconds, drawn uniformly) before acting; 0/0 makes them instant (tests).
+    bot_delay_min: float = 0.8
+    bot_delay_max: float = 2.2
+    # Multiplies every game clock; tests shrink the 75 s turn to a fraction of a second.
+    clock_scale: float = 1.0
+    # How often remaining clock time is written to the store, bounding what a crash can give back.
+    clock_checkpoint_seconds: float = 2.0
+
+    chat_max_length: int = 300
+    chat_history: int = 50
+    max_frame_bytes: int = 16 * 1024
+    # Frames larger than this are refused by the WebSocket layer itself (close code 1009).
+    ws_hard_max_bytes: int = 1024 * 1024
+    # Outgoing messages a slow client may lag behind before it is disconnected (it can reconnect).
+    send_queue_limit: int = 1000
+
+    # Rate limits: a burst allowance and a refill per second, per session and per address.
+    rate_join_burst: int = 10
+    rate_join_per_second: float = 0.5
+    rate_create_burst: int = 5
+    rate_create_per_second: float = 0.1
+    rate_chat_burst: int = 8
+    rate_chat_per_second: float = 1.0
+    rate_session_burst: int = 20
+    rate_session_per_second: float = 0.5
+    rate_ws_burst: int = 60
+    rate_ws_per_second: float = 20.0
+    # Address buckets are this many times larger than session buckets (NAT, shared flats).
+    rate_address_factor: float = 4.0
+
+    # Optional: share room events between several server processes.
+    redis_url: str = ""
+
+    web_dir: Path | None = Field(default=None)
+
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'opolyx.sqlite3').resolve()}"
+
+    def public_url(self) -> str:
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/"

@@ -1,0 +1,163 @@
+"""The room WebSocket: parse untrusted frames once, at the edge, into coded errors or hub calls.
+
+No frame, however broken, may take down the room or the server: every failure here becomes an error
+frame for the sender alone, and the game is untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+
+from opolyx.server import errors as E
+from opolyx.server.app import Services
+from opolyx.server.errors import ActionRefused, ApiError
+from opolyx.server.hub import Connection, RoomHub
+from opolyx.server.protocol import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
+from opolyx.storage import UserRecord
+
+log = logging.getLogger(__name__)
+
+router = APIRouter()
+
+# Closing codes (4000-4999 are the application's own).
+CLOSE_NOT_AUTHENTICATED = 4401
+CLOSE_ROOM_NOT_FOUND = 4404
+CLOSE_FLOOD = 1008
+# After this many refused frames for flooding, the connection is dropped.
+FLOOD_STRIKES = 50
+
+
+def _error(code: str, message: str, ref: Any = None, reason: str | None = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message, "ref": ref}
+    if reason is not None:
+        frame["reason"] = reason
+    return frame
+
+
+async def _user(ws: WebSocket, svc: Services) -> UserRecord | None:
+    token = ws.cookies.get(svc.settings.session_cookie) or ws.query_params.get("token")
+    if not token:
+        auth = ws.headers.get("authorization", "")
+        token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+    user_id = svc.signer.verify(token)
+    return await svc.store.get_user(user_id) if user_id else None
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(ws: WebSocket, room_id: str) -> None:
+    svc: Services = ws.app.state.services
+    await ws.accept()
+    user = await _user(ws, svc)
+    if user is None:
+        await ws.send_text(json.dumps(_error(E.NOT_AUTHENTICATED, "start a guest session first")))
+        await ws.close(code=CLOSE_NOT_AUTHENTICATED)
+        return
+    hub = await svc.rooms.hub(room_id)
+    if hub is None:
+        await ws.send_text(json.dumps(_error(E.ROOM_NOT_FOUND, f"no room {room_id}")))
+        await ws.close(code=CLOSE_ROOM_NOT_FOUND)
+        return
+    address = ws.client.host if ws.client else "unknown"
+    conn = Connection(ws, user, address, svc.settings.send_queue_limit)
+    writer = asyncio.create_task(conn.writer())
+    await hub.attach(conn)
+    strikes = 0
+    try:
+        while not conn.closed:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes")
+            if not svc.limiter.allow("ws", f"conn:{conn.id}"):
+                strikes += 1
+                if strikes == 1 or strikes % 10 == 0:
+                    conn.send(_error(E.RATE_LIMITED, "too many frames; slow down"))
+                if strikes >= FLOOD_STRIKES:
+                    break
+                continue
+            await handle_frame(svc, hub, conn, raw)
+    except Exception:
+        # A broken socket is the normal end of a connection; anything else is logged, never raised.
+        log.debug("websocket of %s in room %s ended", user.id, room_id, exc_info=True)
+    finally:
+        await hub.detach(conn)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=5)
+        if strikes >= FLOOD_STRIKES:
+            with contextlib.suppress(Exception):
+                await ws.close(code=CLOSE_FLOOD)
+        svc.rooms.forget_if_idle(hub)
+
+
+async def handle_frame(svc: Services, hub: RoomHub, conn: Connection, raw: str | bytes | None) -> None:
+    size = len(raw) if raw is not None else 0
+    if raw is None or size == 0:
+        conn.send(_error(E.BAD_MESSAGE, "empty frame"))
+        return
+    if size > svc.settings.max_frame_bytes:
+        conn.send(_error(E.FRAME_TOO_LARGE, f"frames are limited to {svc.settings.max_frame_bytes} bytes"))
+        return
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        conn.send(_error(E.BAD_JSON, "the frame is not valid JSON"))
+        return
+    if not isinstance(data, dict):
+        conn.send(_error(E.BAD_MESSAGE, "a frame is a JSON object with a 'type'"))
+        return
+    ref = data.get("ref") if isinstance(data.get("ref"), str | int) else None
+    kind = data.get("type")
+    model = CLIENT_FRAMES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        conn.send(_error(E.UNKNOWN_TYPE, f"unknown frame type {kind!r}", ref))
+        return
+    if kind == "action":
+        action = data.get("action")
+        if not isinstance(action, dict):
+            conn.send(_error(E.BAD_ACTION, "'action' must be an object with a 'type'", ref))
+            return
+        atype = action.get("type")
+        if atype in SYSTEM_ACTIONS:
+            conn.send(_error(E.FORBIDDEN_ACTION, f"{atype!r} is sent only by the server's clock", ref))
+            return
+        if not isinstance(atype, str) or atype not in ACTION_MODELS:
+            conn.send(_error(E.UNKNOWN_ACTION, f"unknown action type {atype!r}", ref))
+            return
+    try:
+        frame = model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        code = E.BAD_ACTION if kind == "action" else E.BAD_MESSAGE
+        conn.send(_error(code, f"{where}: {first['msg']}", ref))
+        return
+    try:
+        if isinstance(frame, ActionFrame):
+            action_dict = frame.action.model_dump(mode="json", exclude_none=True)
+            await hub.submit(conn, action_dict, ref=frame.ref, seq=frame.seq, seat=frame.seat)
+        elif isinstance(frame, ChatFrame):
+            user_key = f"user:{conn.user.id}"
+            if not svc.limiter.allow("chat", user_key, f"addr:{conn.address}"):
+                raise ActionRefused(E.RATE_LIMITED, "too many chat messages; slow down")
+            await hub.chat(conn, frame.text)
+        elif kind == "sync":
+            await hub.send_snapshot(conn, ref)
+        else:
+            conn.send({"type": "pong", "ref": ref})
+    except ActionRefused as exc:
+        conn.send(_error(exc.code, exc.message, ref, exc.reason))
+    except ApiError as exc:
+        conn.send(_error(exc.code, exc.message, ref))
+    except Exception:
+        log.exception("frame %r failed in room %s", kind, hub.room.id)
+        conn.send(_error(E.INTERNAL, "the server could not handle this frame", ref))

@@ -1,0 +1,195 @@
+"""The store interface: what the server needs to remember, independent of any database.
+
+Records are plain frozen dataclasses (not ORM rows and not wire models) so the server never holds a
+live database object and the HTTP/WebSocket models can evolve without a migration.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+JSON = dict[str, Any]
+
+WAITING = "waiting"
+RUNNING = "running"
+FINISHED = "finished"
+CLOSED = "closed"
+UNFINISHED = (WAITING, RUNNING)
+
+
+class StoreError(Exception):
+    """Base of the errors a store raises on purpose (anything else is an outage)."""
+
+
+class AlreadySeated(StoreError):
+    """The person already holds a seat in another unfinished game."""
+
+    def __init__(self, room_id: str | None = None) -> None:
+        super().__init__(f"already seated in unfinished room {room_id}")
+        self.room_id = room_id
+
+
+class SeatTaken(StoreError):
+    """Someone else sat down first (two joins raced for one seat)."""
+
+
+class SeqConflict(StoreError):
+    """An action with this sequence number is already stored: another writer got there first."""
+
+
+class NotFound(StoreError):
+    pass
+
+
+@dataclass(frozen=True)
+class UserRecord:
+    id: str
+    nickname: str
+    language: str
+    email: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    user_id: str | None
+    bot: str | None
+    name: str
+    out: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+
+@dataclass(frozen=True)
+class RoomRecord:
+    id: str
+    code: str | None
+    mode: str
+    seat_count: int
+    public: bool
+    creator_id: str
+    status: str
+    created_at: datetime
+    seats: tuple[SeatRecord, ...] = ()
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    # Secret: never leaves the server (no wire model has a field for it).
+    seed: int | None = None
+    seat_info: list[JSON] | None = None
+    result: JSON | None = None
+    clocks: JSON = field(default_factory=dict)
+
+    def seat_of(self, user_id: str) -> SeatRecord | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s
+        return None
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    seq: int
+    seat: int | None
+    action: JSON
+    at: datetime
+
+
+@dataclass(frozen=True)
+class NewRoom:
+    id: str
+    code: str | None
+    mode: str
+    seat_count: int
+    public: bool
+    creator_id: str
+    creator_name: str
+
+
+class Store(abc.ABC):
+    """Durable state of people, rooms and games. Every backend passes tests/storage/test_contract.py."""
+
+    @abc.abstractmethod
+    async def ping(self) -> None:
+        """Raise if the database cannot answer."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    # people
+    @abc.abstractmethod
+    async def create_user(self, user_id: str, nickname: str, language: str) -> UserRecord: ...
+
+    @abc.abstractmethod
+    async def get_user(self, user_id: str) -> UserRecord | None: ...
+
+    @abc.abstractmethod
+    async def update_user(self, user_id: str, *, nickname: str, language: str) -> UserRecord: ...
+
+    # rooms
+    @abc.abstractmethod
+    async def create_room(self, room: NewRoom) -> RoomRecord:
+        """Create a waiting room with the creator in seat 0; AlreadySeated if they are busy elsewhere."""
+
+    @abc.abstractmethod
+    async def get_room(self, room_id: str) -> RoomRecord | None: ...
+
+    @abc.abstractmethod
+    async def get_room_by_code(self, code: str) -> RoomRecord | None: ...
+
+    @abc.abstractmethod
+    async def list_rooms(
+        self, statuses: Sequence[str], *, public_only: bool = True, limit: int = 100
+    ) -> list[RoomRecord]: ...
+
+    @abc.abstractmethod
+    async def active_room_of(self, user_id: str) -> str | None:
+        """The unfinished room where this person holds a seat and is not out, if any."""
+
+    @abc.abstractmethod
+    async def take_seat(
+        self, room_id: str, seat: int, *, user_id: str | None, bot: str | None, name: str
+    ) -> RoomRecord:
+        """Sit a person or a bot; AlreadySeated / SeatTaken when refused."""
+
+    @abc.abstractmethod
+    async def free_seat(self, room_id: str, seat: int) -> RoomRecord: ...
+
+    @abc.abstractmethod
+    async def set_creator(self, room_id: str, user_id: str) -> RoomRecord: ...
+
+    @abc.abstractmethod
+    async def close_room(self, room_id: str) -> None:
+        """An abandoned waiting room: release every seat, keep the row for the record."""
+
+    # games
+    @abc.abstractmethod
+    async def start_game(
+        self, room_id: str, *, seed: int, seats: Sequence[SeatRecord], seat_info: list[JSON]
+    ) -> RoomRecord:
+        """Renumber the seats as the engine will see them and mark the room running."""
+
+    @abc.abstractmethod
+    async def append_action(
+        self, room_id: str, seq: int, seat: int | None, action: JSON, *, clocks: JSON | None = None
+    ) -> None:
+        """Durably record action number ``seq`` (1-based); SeqConflict if that number is taken."""
+
+    @abc.abstractmethod
+    async def load_actions(self, room_id: str) -> list[ActionRecord]: ...
+
+    @abc.abstractmethod
+    async def save_clocks(self, room_id: str, clocks: JSON) -> None: ...
+
+    @abc.abstractmethod
+    async def mark_out(self, room_id: str, seats: Sequence[int]) -> None:
+        """These seats are eliminated: their people may join other games."""
+
+    @abc.abstractmethod
+    async def finish_game(self, room_id: str, result: JSON | None) -> None: ...

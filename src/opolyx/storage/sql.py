@@ -1,0 +1,390 @@
+"""The SQLAlchemy store, one implementation for SQLite (aiosqlite) and PostgreSQL (asyncpg)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from opolyx.storage.base import (
+    CLOSED,
+    FINISHED,
+    JSON,
+    RUNNING,
+    UNFINISHED,
+    WAITING,
+    ActionRecord,
+    AlreadySeated,
+    NewRoom,
+    NotFound,
+    RoomRecord,
+    SeatRecord,
+    SeatTaken,
+    SeqConflict,
+    Store,
+    UserRecord,
+)
+from opolyx.storage.tables import actions, room_seats, rooms, users
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+# Any constant works; it only has to be the same for every server process sharing a database.
+_MIGRATION_LOCK = 0x6F706F6C79
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    # SQLite hands timestamps back without a zone; everything we write is UTC.
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+def make_engine(url: str, *, schema: str = "") -> AsyncEngine:
+    """Create the engine with the per-backend settings that make "nothing lost" hold."""
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @sa.event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            # WAL + NORMAL survives a killed process (not a power cut) and lets readers run beside
+            # the writer.
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    connect_args: dict[str, Any] = {}
+    if schema:
+        connect_args["server_settings"] = {"search_path": schema}
+    return create_async_engine(url, connect_args=connect_args, pool_pre_ping=True, pool_size=10)
+
+
+def _upgrade(connection: Connection) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "head")
+
+
+async def migrate(engine: AsyncEngine, *, schema: str = "") -> None:
+    """Bring the schema to the newest migration; safe to run from several processes at once."""
+    async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+            if schema:
+                await conn.execute(sa.text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+        await conn.run_sync(_upgrade)
+
+
+class SqlStore(Store):
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    @classmethod
+    async def open(cls, url: str, *, schema: str = "") -> SqlStore:
+        if url.startswith("sqlite"):
+            path = url.split("///", 1)[-1]
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = make_engine(url, schema=schema)
+        try:
+            await migrate(engine, schema=schema)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(engine)
+
+    async def ping(self) -> None:
+        async with self.engine.connect() as conn:
+            await conn.execute(sa.text("SELECT 1"))
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # people ---------------------------------------------------------------------------------------
+
+    async def create_user(self, user_id: str, nickname: str, language: str) -> UserRecord:
+        now = _now()
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                users.insert().values(id=user_id, nickname=nickname, language=language, created_at=now)
+            )
+        return UserRecord(user_id, nickname, language, None, now)
+
+    async def get_user(self, user_id: str) -> UserRecord | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(users.select().where(users.c.id == user_id))).first()
+        if row is None:
+            return None
+        return UserRecord(row.id, row.nickname, row.language, row.email, _utc(row.created_at) or _now())
+
+    async def update_user(self, user_id: str, *, nickname: str, language: str) -> UserRecord:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                users.update().where(users.c.id == user_id).values(nickname=nickname, language=language)
+            )
+        user = await self.get_user(user_id)
+        if user is None:
+            raise NotFound(user_id)
+        return user
+
+    # rooms ----------------------------------------------------------------------------------------
+
+    async def _room(self, conn: AsyncConnection, room_id: str) -> RoomRecord | None:
+        row = (await conn.execute(rooms.select().where(rooms.c.id == room_id))).first()
+        if row is None:
+            return None
+        seat_rows = (
+            await conn.execute(
+                room_seats.select().where(room_seats.c.room_id == room_id).order_by(room_seats.c.seat)
+            )
+        ).all()
+        return self._to_room(row, seat_rows)
+
+    @staticmethod
+    def _to_room(row: Any, seat_rows: Sequence[Any]) -> RoomRecord:
+        seats = tuple(SeatRecord(s.seat, s.user_id, s.bot, s.name, bool(s.out)) for s in seat_rows)
+        return RoomRecord(
+            id=row.id,
+            code=row.code,
+            mode=row.mode,
+            seat_count=row.seat_count,
+            public=bool(row.public),
+            creator_id=row.creator_id,
+            status=row.status,
+            created_at=_utc(row.created_at) or _now(),
+            seats=seats,
+            started_at=_utc(row.started_at),
+            finished_at=_utc(row.finished_at),
+            seed=row.seed,
+            seat_info=row.seat_info,
+            result=row.result,
+            clocks=row.clocks or {},
+        )
+
+    async def _must_room(self, conn: AsyncConnection, room_id: str) -> RoomRecord:
+        room = await self._room(conn, room_id)
+        if room is None:
+            raise NotFound(room_id)
+        return room
+
+    async def create_room(self, room: NewRoom) -> RoomRecord:
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    rooms.insert().values(
+                        id=room.id,
+                        code=room.code,
+                        mode=room.mode,
+                        seat_count=room.seat_count,
+                        public=room.public,
+                        creator_id=room.creator_id,
+                        status=WAITING,
+                        created_at=_now(),
+                        clocks={},
+                    )
+                )
+                await conn.execute(
+                    room_seats.insert().values(
+                        room_id=room.id,
+                        seat=0,
+                        user_id=room.creator_id,
+                        bot=None,
+                        name=room.creator_name,
+                        out=False,
+                        active=True,
+                    )
+                )
+        except IntegrityError as exc:
+            busy = await self.active_room_of(room.creator_id)
+            if busy is not None:
+                raise AlreadySeated(busy) from exc
+            raise
+        return await self._get(room.id)
+
+    async def _get(self, room_id: str) -> RoomRecord:
+        async with self.engine.connect() as conn:
+            return await self._must_room(conn, room_id)
+
+    async def get_room(self, room_id: str) -> RoomRecord | None:
+        async with self.engine.connect() as conn:
+            return await self._room(conn, room_id)
+
+    async def get_room_by_code(self, code: str) -> RoomRecord | None:
+        async with self.engine.connect() as conn:
+            room_id = (await conn.execute(sa.select(rooms.c.id).where(rooms.c.code == code))).scalar()
+            if room_id is None:
+                return None
+            return await self._room(conn, room_id)
+
+    async def list_rooms(
+        self, statuses: Sequence[str], *, public_only: bool = True, limit: int = 100
+    ) -> list[RoomRecord]:
+        query = rooms.select().where(rooms.c.status.in_(list(statuses)))
+        if public_only:
+            query = query.where(rooms.c.public.is_(True))
+        query = query.order_by(rooms.c.created_at.desc()).limit(limit)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            if not rows:
+                return []
+            ids = [r.id for r in rows]
+            seat_rows = (
+                await conn.execute(
+                    room_seats.select()
+                    .where(room_seats.c.room_id.in_(ids))
+                    .order_by(room_seats.c.room_id, room_seats.c.seat)
+                )
+            ).all()
+        by_room: dict[str, list[Any]] = {}
+        for s in seat_rows:
+            by_room.setdefault(s.room_id, []).append(s)
+        return [self._to_room(r, by_room.get(r.id, [])) for r in rows]
+
+    async def active_room_of(self, user_id: str) -> str | None:
+        async with self.engine.connect() as conn:
+            room_id = (
+                await conn.execute(
+                    sa.select(room_seats.c.room_id).where(
+                        room_seats.c.user_id == user_id, room_seats.c.active.is_(True)
+                    )
+                )
+            ).scalar()
+        return None if room_id is None else str(room_id)
+
+    async def take_seat(
+        self, room_id: str, seat: int, *, user_id: str | None, bot: str | None, name: str
+    ) -> RoomRecord:
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    room_seats.insert().values(
+                        room_id=room_id,
+                        seat=seat,
+                        user_id=user_id,
+                        bot=bot,
+                        name=name,
+                        out=False,
+                        active=user_id is not None,
+                    )
+                )
+        except IntegrityError as exc:
+            if user_id is not None:
+                busy = await self.active_room_of(user_id)
+                if busy is not None:
+                    raise AlreadySeated(busy) from exc
+            raise SeatTaken(f"seat {seat} of room {room_id}") from exc
+        return await self._get(room_id)
+
+    async def free_seat(self, room_id: str, seat: int) -> RoomRecord:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                room_seats.delete().where(room_seats.c.room_id == room_id, room_seats.c.seat == seat)
+            )
+            return await self._must_room(conn, room_id)
+
+    async def set_creator(self, room_id: str, user_id: str) -> RoomRecord:
+        async with self.engine.begin() as conn:
+            await conn.execute(rooms.update().where(rooms.c.id == room_id).values(creator_id=user_id))
+            return await self._must_room(conn, room_id)
+
+    async def close_room(self, room_id: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                room_seats.update().where(room_seats.c.room_id == room_id).values(active=False)
+            )
+            await conn.execute(
+                rooms.update().where(rooms.c.id == room_id).values(status=CLOSED, finished_at=_now())
+            )
+
+    # games ----------------------------------------------------------------------------------------
+
+    async def start_game(
+        self, room_id: str, *, seed: int, seats: Sequence[SeatRecord], seat_info: list[JSON]
+    ) -> RoomRecord:
+        async with self.engine.begin() as conn:
+            await conn.execute(room_seats.delete().where(room_seats.c.room_id == room_id))
+            for s in seats:
+                await conn.execute(
+                    room_seats.insert().values(
+                        room_id=room_id,
+                        seat=s.seat,
+                        user_id=s.user_id,
+                        bot=s.bot,
+                        name=s.name,
+                        out=False,
+                        active=s.user_id is not None,
+                    )
+                )
+            await conn.execute(
+                rooms.update()
+                .where(rooms.c.id == room_id)
+                .values(status=RUNNING, started_at=_now(), seed=seed, seat_info=seat_info, clocks={})
+            )
+            return await self._must_room(conn, room_id)
+
+    async def append_action(
+        self, room_id: str, seq: int, seat: int | None, action: JSON, *, clocks: JSON | None = None
+    ) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    actions.insert().values(
+                        game_id=room_id, seq=seq, seat=seat, action=action, created_at=_now()
+                    )
+                )
+                if clocks is not None:
+                    await conn.execute(rooms.update().where(rooms.c.id == room_id).values(clocks=clocks))
+        except IntegrityError as exc:
+            raise SeqConflict(f"action {seq} of game {room_id} already stored") from exc
+
+    async def load_actions(self, room_id: str) -> list[ActionRecord]:
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    actions.select().where(actions.c.game_id == room_id).order_by(actions.c.seq)
+                )
+            ).all()
+        return [ActionRecord(r.seq, r.seat, r.action, _utc(r.created_at) or _now()) for r in rows]
+
+    async def save_clocks(self, room_id: str, clocks: JSON) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(rooms.update().where(rooms.c.id == room_id).values(clocks=clocks))
+
+    async def mark_out(self, room_id: str, seats: Sequence[int]) -> None:
+        if not seats:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                room_seats.update()
+                .where(room_seats.c.room_id == room_id, room_seats.c.seat.in_(list(seats)))
+                .values(out=True, active=False)
+            )
+
+    async def finish_game(self, room_id: str, result: JSON | None) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                room_seats.update().where(room_seats.c.room_id == room_id).values(active=False)
+            )
+            await conn.execute(
+                rooms.update()
+                .where(rooms.c.id == room_id, rooms.c.status.in_(list(UNFINISHED)))
+                .values(status=FINISHED, finished_at=_now(), result=result)
+            )
+
+
+__all__ = ["FINISHED", "SqlStore", "make_engine", "migrate"]

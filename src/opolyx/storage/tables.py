@@ -1,0 +1,74 @@
+"""SQLAlchemy Core tables. The Alembic migrations are the source of truth for the schema; these
+mirror them for querying, and tests/storage check the two agree."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+
+metadata = sa.MetaData()
+
+Json = sa.JSON().with_variant(JSONB(), "postgresql")
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("nickname", sa.String(40), nullable=False),
+    sa.Column("language", sa.String(8), nullable=False),
+    # Ready for e-mail accounts: a guest is a user without an address.
+    sa.Column("email", sa.String(320), nullable=True, unique=True),
+    sa.Column("email_verified_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+rooms = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("code", sa.String(16), nullable=True, unique=True),
+    sa.Column("mode", sa.String(16), nullable=False),
+    sa.Column("seat_count", sa.Integer, nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("creator_id", sa.String(64), sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Column("seat_info", Json, nullable=True),
+    sa.Column("result", Json, nullable=True),
+    sa.Column("clocks", Json, nullable=True),
+)
+
+room_seats = sa.Table(
+    "room_seats",
+    metadata,
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id"), nullable=True),
+    sa.Column("bot", sa.String(16), nullable=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("out", sa.Boolean, nullable=False),
+    # True while a person sits in an unfinished game and is not out; the partial unique index below
+    # makes "one unfinished game per person" hold even when two joins race.
+    sa.Column("active", sa.Boolean, nullable=False),
+    sa.Index(
+        "uq_room_seats_active_user",
+        "user_id",
+        unique=True,
+        sqlite_where=sa.text("active"),
+        postgresql_where=sa.text("active"),
+    ),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    # (game_id, seq) as primary key: two writers can never both store action n.
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("action", Json, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)

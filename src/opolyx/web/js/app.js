@@ -1,0 +1,38 @@
+// The app shell: header (brand, language, connection, who you are) and the current screen.
+import { changeLanguage, go } from './controller.js';
+import { html } from './html.js';
+import { LANGUAGES, t } from './i18n.js';
+import { GameScreen } from './screens/game.js';
+import { LobbyScreen } from './screens/lobby.js';
+import { RoomScreen } from './screens/room.js';
+import { StartScreen } from './screens/start.js';
+import { useStore } from './store.js';
+
+function Header({ s }) {
+  return html`<header class="top">
+    <a class="brand-small" href="#/lobby" onClick=${(e) => { e.preventDefault(); if (s.user) go('lobby'); }}>opolyx</a>
+    ${s.screen === 'room' && s.room && html`<span class="crumb">${t(`mode.${s.room.mode}.name`)}</span>`}
+    ${s.screen === 'room' && html`<span class=${`conn ${s.conn}`} title=${t(`conn.${s.conn}`)}>${t(`conn.${s.conn}`)}</span>`}
+    <span class="grow"></span>
+    ${s.user && html`<span class="me" title=${t('start.nickname')}>${s.user.nickname}</span>`}
+    <select class="lang" aria-label=${t('start.language')} data-testid="language" value=${s.lang}
+      onChange=${(e) => changeLanguage(e.target.value)}>
+      ${LANGUAGES.map((l) => html`<option value=${l}>${t(`language.${l}`)}</option>`)}
+    </select>
+  </header>`;
+}
+
+export function App() {
+  const s = useStore();
+  let screen = null;
+  if (s.screen === 'start') screen = html`<${StartScreen} />`;
+  else if (s.screen === 'lobby') screen = html`<${LobbyScreen} />`;
+  else if (s.screen === 'room') {
+    screen = s.room && s.room.status !== 'waiting' && s.game ? html`<${GameScreen} />` : html`<${RoomScreen} />`;
+  } else screen = html`<main class="splash">opolyx</main>`;
+  return html`<div class=${`app screen-${s.screen} lang-${s.lang}`}>
+    <${Header} s=${s} />
+    ${screen}
+    ${s.toast && html`<div class=${`toast ${s.toast.kind}`} role="status">${s.toast.text}</div>`}
+  </div>`;
+}

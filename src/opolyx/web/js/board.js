@@ -1,0 +1,249 @@
+// The 40-square board as one SVG: colour groups, owners, levels, mortgages, tokens, dice and the clock.
+import { html } from './html.js';
+import { t } from './i18n.js';
+import { GROUP_COLORS, money, playerName, seatColor, squareName, squareSubname } from './names.js';
+import { setUi, state } from './store.js';
+import { Countdown, Dice } from './widgets.js';
+
+const U = 80;            // a normal square's short side
+const C = 2 * U;         // corner side
+export const SIZE = 2 * C + 9 * U;
+const BAND = 26;
+
+/** Rectangle and side of square i (0 = Start at the bottom right, play runs clockwise). */
+export function geometry(i) {
+  const far = SIZE - C;
+  if (i === 0) return { x: far, y: far, w: C, h: C, side: 'corner' };
+  if (i < 10) return { x: far - i * U, y: far, w: U, h: C, side: 'bottom' };
+  if (i === 10) return { x: 0, y: far, w: C, h: C, side: 'corner' };
+  if (i < 20) return { x: 0, y: far - (i - 10) * U, w: C, h: U, side: 'left' };
+  if (i === 20) return { x: 0, y: 0, w: C, h: C, side: 'corner' };
+  if (i < 30) return { x: C + (i - 21) * U, y: 0, w: U, h: C, side: 'top' };
+  if (i === 30) return { x: far, y: 0, w: C, h: C, side: 'corner' };
+  return { x: far, y: C + (i - 31) * U, w: C, h: U, side: 'right' };
+}
+
+function bandRect(g) {
+  switch (g.side) {
+    case 'bottom': return { x: g.x, y: g.y, w: g.w, h: BAND };
+    case 'top': return { x: g.x, y: g.y + g.h - BAND, w: g.w, h: BAND };
+    case 'left': return { x: g.x + g.w - BAND, y: g.y, w: BAND, h: g.h };
+    case 'right': return { x: g.x, y: g.y, w: BAND, h: g.h };
+    default: return null;
+  }
+}
+
+function ownerRect(g) {
+  const k = 9;
+  switch (g.side) {
+    case 'bottom': return { x: g.x, y: g.y + g.h - k, w: g.w, h: k };
+    case 'top': return { x: g.x, y: g.y, w: g.w, h: k };
+    case 'left': return { x: g.x, y: g.y, w: k, h: g.h };
+    case 'right': return { x: g.x + g.w - k, y: g.y, w: k, h: g.h };
+    default: return null;
+  }
+}
+
+/** The free area for text: the square without its colour band. */
+function textBox(g, hasBand) {
+  const b = hasBand ? BAND : 0;
+  switch (g.side) {
+    case 'bottom': return { x: g.x, y: g.y + b, w: g.w, h: g.h - b };
+    case 'top': return { x: g.x, y: g.y, w: g.w, h: g.h - b };
+    case 'left': return { x: g.x, y: g.y, w: g.w - b, h: g.h };
+    case 'right': return { x: g.x + b, y: g.y, w: g.w - b, h: g.h };
+    default: return g;
+  }
+}
+
+const CJK = /[\u3000-\u9fff]/;
+
+/** Greedy word wrap for SVG text; CJK text wraps by character. */
+export function wrap(text, width, size, maxLines = 3) {
+  const unit = CJK.test(text) ? size : size * 0.56;
+  const per = Math.max(3, Math.floor(width / unit));
+  const words = CJK.test(text) && !text.includes(' ') ? [...text] : text.split(/\s+/);
+  const sep = CJK.test(text) && !text.includes(' ') ? '' : ' ';
+  const lines = [];
+  let line = '';
+  for (const w of words) {
+    const next = line ? line + sep + w : w;
+    if (next.length <= per || !line) line = next;
+    else { lines.push(line); line = w; }
+  }
+  if (line) lines.push(line);
+  if (lines.length > maxLines) {
+    const kept = lines.slice(0, maxLines);
+    kept[maxLines - 1] = `${kept[maxLines - 1].slice(0, per - 1)}…`;
+    return kept;
+  }
+  return lines.map((l) => (l.length > per + 1 ? `${l.slice(0, per)}…` : l));
+}
+
+function Lines({ lines, x, y, size, cls }) {
+  return html`<text class=${cls} x=${x} y=${y} font-size=${size} text-anchor="middle">
+    ${lines.map((l, k) => html`<tspan x=${x} dy=${k === 0 ? 0 : size * 1.12}>${l}</tspan>`)}
+  </text>`;
+}
+
+function Levels({ band, level, vertical }) {
+  if (!level) return null;
+  if (level >= 5) {
+    const cx = band.x + band.w / 2;
+    const cy = band.y + band.h / 2;
+    return html`<rect class="hotel" x=${cx - 16} y=${cy - 8} width="32" height="16" rx="3" /><text class="lvl-text" x=${cx} y=${cy + 5} text-anchor="middle" font-size="13">5</text>`;
+  }
+  const out = [];
+  for (let k = 0; k < level; k++) {
+    const step = 16;
+    const start = (vertical ? band.h : band.w) / 2 - ((level - 1) * step) / 2;
+    const x = vertical ? band.x + band.w / 2 - 6 : band.x + start + k * step - 6;
+    const y = vertical ? band.y + start + k * step - 6 : band.y + band.h / 2 - 6;
+    out.push(html`<rect class="house" x=${x} y=${y} width="12" height="12" rx="2" />`);
+  }
+  return out;
+}
+
+function Car({ x, y }) {
+  return html`<g class="icon-car" transform=${`translate(${x - 20} ${y - 12})`}>
+    <path d="M4 14 L9 5 Q10 3 13 3 L27 3 Q30 3 31 5 L36 14 Q40 15 40 19 L40 22 L0 22 L0 19 Q0 15 4 14 Z" />
+    <rect class="win" x="11" y="6" width="8" height="7" rx="1" /><rect class="win" x="21" y="6" width="8" height="7" rx="1" />
+    <circle cx="9" cy="22" r="4.5" /><circle cx="31" cy="22" r="4.5" /></g>`;
+}
+
+function Corner({ i, g, sq }) {
+  const name = squareName(i);
+  const cls = `corner corner-${sq.kind}`;
+  const lines = wrap(name, g.w - 20, 20, 3);
+  const mid = g.y + g.h / 2 - ((lines.length - 1) * 22) / 2 + 6;
+  const glyph = { start: '➜', jail: '▦', go_to_jail: '⚑', corner_20: '★' }[sq.kind] || '';
+  return html`<g class=${cls}>
+    <rect class="sq-bg" x=${g.x} y=${g.y} width=${g.w} height=${g.h} />
+    ${sq.kind === 'dealership' && html`<${Car} x=${cx} y=${box.y + box.h / 2 + (horizontal ? 2 : 4)} />`}
+    ${glyph && html`<text class="glyph" x=${g.x + g.w / 2} y=${g.y + 42} font-size="30" text-anchor="middle">${glyph}</text>`}
+    <${Lines} lines=${lines} x=${g.x + g.w / 2} y=${mid + 14} size=${20} cls="sq-name corner-name" />
+  </g>`;
+}
+
+function Cell({ i, sq, view, me, picking, highlight }) {
+  const g = geometry(i);
+  const onClick = () => setUi({ square: i });
+  if (g.side === 'corner') {
+    return html`<g class=${`cell ${picking ? 'pickable' : ''} ${highlight ? 'hl' : ''}`} data-square=${i} onClick=${onClick}>
+      <${Corner} i=${i} g=${g} sq=${sq} /></g>`;
+  }
+  const isStreet = sq.kind === 'street';
+  const band = isStreet ? bandRect(g) : null;
+  const box = textBox(g, isStreet);
+  const horizontal = g.side === 'left' || g.side === 'right';
+  const name = squareName(i);
+  const sub = squareSubname(i);
+  const size = horizontal ? 15 : 13;
+  const lines = wrap(name, box.w - 8, size, sub ? 2 : 3);
+  const cx = box.x + box.w / 2;
+  const top = box.y + (horizontal ? 20 : 22);
+  const owner = view && view.owner;
+  const oRect = owner !== null && owner !== undefined ? ownerRect(g) : null;
+  const priceText = sq.price ? money(sq.price) : sq.tax ? money(sq.tax) : '';
+  const glyph = sq.kind === 'event' ? '?' : sq.kind === 'utility' ? 'ϟ' : sq.kind === 'tax' ? '%' : '';
+  const mine = owner === me && me !== null && me !== undefined;
+  return html`<g class=${`cell kind-${sq.kind} ${picking ? 'pickable' : ''} ${highlight ? 'hl' : ''} ${mine ? 'mine' : ''}`}
+      data-square=${i} onClick=${onClick}>
+    <rect class="sq-bg" x=${g.x} y=${g.y} width=${g.w} height=${g.h}
+      style=${oRect ? `fill: color-mix(in srgb, ${seatColor(owner)} 14%, #fbf8ef)` : ''} />
+    ${band && html`<rect class="band" x=${band.x} y=${band.y} width=${band.w} height=${band.h} fill=${GROUP_COLORS[sq.group] || '#999'} />`}
+    ${band && html`<${Levels} band=${band} level=${view ? view.level : 0} vertical=${horizontal} />`}
+    ${glyph && html`<text class="glyph" x=${cx} y=${box.y + box.h / 2 + (horizontal ? 12 : 14)} font-size=${horizontal ? 30 : 34} text-anchor="middle">${glyph}</text>`}
+    <${Lines} lines=${lines} x=${cx} y=${top} size=${size} cls="sq-name" />
+    ${sub && html`<text class="sq-sub" x=${cx} y=${top + lines.length * size * 1.12 + 2} font-size="12" text-anchor="middle">${sub}</text>`}
+    ${priceText && html`<text class="sq-price" x=${cx} y=${box.y + box.h - (horizontal ? 8 : 14)} font-size="13" text-anchor="middle">${priceText}</text>`}
+    ${oRect && html`<rect class="owner" x=${oRect.x} y=${oRect.y} width=${oRect.w} height=${oRect.h} fill=${seatColor(owner)} />`}
+    ${view && view.mortgaged && html`<g class="mortgaged">
+      <rect x=${g.x} y=${g.y} width=${g.w} height=${g.h} fill="url(#hatch)" />
+      <circle cx=${cx} cy=${box.y + box.h / 2} r="17" />
+      <text x=${cx} y=${box.y + box.h / 2 + 6} font-size="16" text-anchor="middle">${view.mortgage_rounds_left ?? 'M'}</text>
+      <title>${t('game.mortgaged')}</title></g>`}
+    ${view && view.murabaha && html`<text class="murabaha-mark" x=${g.x + 6} y=${g.y + g.h - 12} font-size="12">◷</text>`}
+  </g>`;
+}
+
+function tokenSpot(square, k, inJail) {
+  const g = geometry(square);
+  let cx = g.x + g.w / 2;
+  let cy = g.y + g.h / 2;
+  if (square === 10) {
+    // Jail: prisoners inside the cell, visitors along its outer edges.
+    if (inJail) { cx = g.x + g.w * 0.62; cy = g.y + g.h * 0.38; } else { cx = g.x + 26; cy = g.y + g.h - 26; }
+  }
+  const dx = [-16, 16, -16, 16, 0, 0][k] ?? 0;
+  const dy = [-14, -14, 14, 14, -30, 30][k] ?? 0;
+  return { x: cx + dx, y: cy + dy };
+}
+
+function Tokens({ game }) {
+  const bySquare = {};
+  const out = [];
+  for (const p of game.players) {
+    if (p.out) continue;
+    const pos = state.tokens[p.seat] ?? p.position;
+    const key = `${pos}-${p.in_jail && pos === 10}`;
+    const k = (bySquare[key] = (bySquare[key] ?? -1) + 1);
+    const { x, y } = tokenSpot(pos, k, p.in_jail && pos === 10);
+    const active = game.turn === p.seat && !game.over;
+    out.push(html`<g class=${`token ${active ? 'active' : ''}`} data-seat=${p.seat} transform=${`translate(${x} ${y})`}>
+      <circle r="15" fill=${seatColor(p.seat)} />
+      <text y="5" font-size="14" text-anchor="middle">${(p.name || '?').slice(0, 1).toUpperCase()}</text>
+    </g>`);
+  }
+  return out;
+}
+
+function Center({ game }) {
+  const mid = SIZE / 2;
+  const actor = (game.pending || []).find((p) => p.decision !== 'trade');
+  const deadline = actor && state.deadlines.find((d) => d.kind !== 'trade' && d.seat === actor.seat);
+  const rules = game.rules || {};
+  return html`<g class="center">
+    <text class="logo" x=${mid} y=${C + 92} text-anchor="middle" font-size="64">opolyx</text>
+    <text class="center-mode" x=${mid} y=${C + 130} text-anchor="middle" font-size="24">
+      ${t(`mode.${game.mode}.name`)} · ${t('game.round_of', { round: game.round, limit: rules.round_limit })}
+    </text>
+    ${game.rent_tax_percent > 0 && html`<text class="center-tax" x=${mid} y=${C + 160} text-anchor="middle" font-size="20">${t('game.rent_tax', { percent: game.rent_tax_percent })}</text>`}
+    <g transform=${`translate(${mid} ${mid - 10})`}><${Dice} dice=${game.dice} event=${state.lastDice} /></g>
+    ${!game.over && actor && html`<g class="center-turn">
+      <circle cx=${mid - 150} cy=${mid + 110} r="14" fill=${seatColor(actor.seat)} />
+      <text x=${mid - 126} y=${mid + 118} font-size="26">${t(`decision.${actor.decision}`, { player: playerName(actor.seat) })}</text>
+      ${deadline && html`<${Countdown} deadline=${deadline} svg=${true} x=${mid} y=${mid + 170} />`}
+    </g>`}
+    ${state.board && state.board.disclaimer && html`<text class="disclaimer" x=${mid} y=${SIZE - C - 22} text-anchor="middle" font-size="17">${t('board.disclaimer')}</text>`}
+  </g>`;
+}
+
+export function Board() {
+  const game = state.game;
+  const board = state.board;
+  if (!game || !board) return html`<div class="board-wrap"><div class="board-loading">${t('conn.loading')}</div></div>`;
+  const me = state.you ? state.you.seat : null;
+  const picking = state.legal.some((a) => a.type === 'teleport');
+  const hl = new Set();
+  if (game.offer !== null && game.offer !== undefined) hl.add(game.offer);
+  if (game.auction) hl.add(game.auction.square);
+  if (game.debt && game.debt.square !== null && game.debt.square !== undefined) hl.add(game.debt.square);
+  if (state.ui.square !== undefined && state.ui.square !== null) hl.add(state.ui.square);
+  return html`<div class="board-wrap">
+    <svg class="board" viewBox=${`-4 -4 ${SIZE + 8} ${SIZE + 8}`} role="img" aria-label=${t('game.board')}
+        preserveAspectRatio="xMidYMid meet">
+      <defs>
+        <pattern id="hatch" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+          <rect width="12" height="12" fill="rgba(90,90,90,0.25)" /><line x1="0" y1="0" x2="0" y2="12" stroke="rgba(60,60,60,0.45)" stroke-width="5" />
+        </pattern>
+      </defs>
+      <rect class="board-bg" x="0" y="0" width=${SIZE} height=${SIZE} />
+      <rect class="board-center" x=${C} y=${C} width=${SIZE - 2 * C} height=${SIZE - 2 * C} />
+      ${board.squares.map((sq) => html`<${Cell} key=${sq.index} i=${sq.index} sq=${sq} view=${game.squares[sq.index]}
+        me=${me} picking=${picking} highlight=${hl.has(sq.index)} />`)}
+      <${Center} game=${game} />
+      <${Tokens} game=${game} />
+    </svg>
+  </div>`;
+}

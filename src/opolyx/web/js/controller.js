@@ -1,0 +1,299 @@
+// Everything that talks to the server: session, routing, the lobby, the room socket.
+// The client stays dumb: it shows the server's snapshots and events and sends intents.
+import * as api from './api.js';
+import { guessLanguage, loadLanguage, t } from './i18n.js';
+import { RoomSocket } from './socket.js';
+import { set, setUi, state } from './store.js';
+import { feedAnimation, resetTokens } from './animate.js';
+
+let socket = null;
+let lobbyTimer = null;
+let syncTimer = null;
+let syncInFlight = false;
+let lastSync = 0;
+let logId = 0;
+const boards = {};
+const LOG_LIMIT = 400;
+
+// ------------------------------------------------------------------ boot and routing
+
+export async function boot() {
+  const stored = localStorage.getItem('opolyx.lang');
+  const lang = await loadLanguage(stored || guessLanguage());
+  set({ lang });
+  api.getJson('/data/rules/modes.json').then((modes) => set({ modes })).catch(() => {});
+  api.getJson('/data/rules/cards.json').then((c) => set({ cards: c.cards })).catch(() => {});
+  try {
+    const user = await api.getSession();
+    set({ user });
+    if (!stored && user.language && user.language !== lang) await changeLanguage(user.language, false);
+  } catch {
+    set({ user: null });
+  }
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+export function go(path) {
+  if (location.hash === `#/${path}`) route();
+  else location.hash = `#/${path}`;
+}
+
+function route() {
+  const [screen, arg] = location.hash.replace(/^#\/?/, '').split('/');
+  if (!state.user) {
+    leaveRoomScreen();
+    stopLobby();
+    set({ screen: 'start', pendingRoute: screen ? location.hash : null });
+    return;
+  }
+  if (screen === 'room' && arg) {
+    stopLobby();
+    openRoom(decodeURIComponent(arg));
+    return;
+  }
+  if (screen === 'join' && arg) {
+    joinByCode(decodeURIComponent(arg));
+    return;
+  }
+  if (screen === 'start') {
+    leaveRoomScreen();
+    stopLobby();
+    set({ screen: 'start' });
+    return;
+  }
+  leaveRoomScreen();
+  set({ screen: 'lobby' });
+  startLobby();
+}
+
+// ------------------------------------------------------------------ session and language
+
+export async function changeLanguage(code, persist = true) {
+  const lang = await loadLanguage(code);
+  localStorage.setItem('opolyx.lang', lang);
+  set({ lang });
+  if (persist && state.user) {
+    api.startSession(state.user.nickname, lang).then((r) => set({ user: r.user })).catch(() => {});
+  }
+}
+
+export async function signIn(nickname, language) {
+  try {
+    await changeLanguage(language, false);
+    const r = await api.startSession(nickname, language);
+    localStorage.setItem('opolyx.nickname', nickname);
+    set({ user: r.user });
+    const target = state.pendingRoute;
+    set({ pendingRoute: null });
+    if (target) { location.hash = target; route(); } else if (r.user.room) go(`room/${r.user.room}`);
+    else go('lobby');
+  } catch (err) { showError(err); }
+}
+
+export function signOut() {
+  go('start');
+}
+
+// ------------------------------------------------------------------ toasts and errors
+
+export function showError(err) {
+  // The engine's own reason (illegal_action) says more than the server's code.
+  const keys = [err && err.reason, err && err.code].filter(Boolean).map((c) => `error.${c}`);
+  const key = keys.find((k) => t(k) !== k);
+  const text = key ? t(key) : t('error.generic');
+  toast(text, 'error');
+}
+
+export function toast(text, kind = 'info') {
+  const id = Date.now() + Math.random();
+  set({ toast: { id, text, kind } });
+  setTimeout(() => { if (state.toast && state.toast.id === id) set({ toast: null }); }, 4000);
+}
+
+// ------------------------------------------------------------------ lobby
+
+function startLobby() {
+  refreshLobby();
+  clearInterval(lobbyTimer);
+  lobbyTimer = setInterval(refreshLobby, 3000);
+}
+
+function stopLobby() {
+  clearInterval(lobbyTimer);
+  lobbyTimer = null;
+}
+
+export async function refreshLobby() {
+  try {
+    const [rooms, user] = await Promise.all([api.listRooms(), api.getSession()]);
+    set({ rooms, user });
+  } catch (err) {
+    if (err.status === 401) { set({ user: null }); route(); }
+  }
+}
+
+export async function createRoom(mode, seats, isPublic) {
+  try {
+    const room = await api.createRoom(mode, seats, isPublic);
+    go(`room/${room.id}`);
+  } catch (err) { handleSeatError(err); }
+}
+
+export async function joinRoom(id) {
+  try {
+    await api.joinRoom(id);
+    go(`room/${id}`);
+  } catch (err) { handleSeatError(err); }
+}
+
+export async function joinByCode(code) {
+  try {
+    const room = await api.joinByCode(code);
+    go(`room/${room.id}`);
+  } catch (err) { handleSeatError(err); if (state.screen !== 'room') go('lobby'); }
+}
+
+function handleSeatError(err) {
+  if (err.code === 'already_in_game' && err.room) {
+    setUi({ busyRoom: err.room });
+  }
+  showError(err);
+}
+
+// ------------------------------------------------------------------ the room
+
+function leaveRoomScreen() {
+  if (socket) socket.close();
+  socket = null;
+  clearTimeout(syncTimer);
+  if (state.roomId) set({ roomId: null, room: null, game: null, you: null, legal: [], deadlines: [], log: [], chat: [] });
+}
+
+function openRoom(id) {
+  if (state.roomId === id && socket) { set({ screen: 'room' }); return; }
+  leaveRoomScreen();
+  resetTokens();
+  set({
+    screen: 'room', roomId: id, room: null, game: null, you: null, board: null, seq: 0, legal: [],
+    deadlines: [], chat: [], log: [], lastDice: null, ui: { tab: 'log' },
+  });
+  socket = new RoomSocket(id, { onFrame, onStatus: (conn) => set({ conn }) });
+}
+
+export async function roomCommand(kind, ...args) {
+  const id = state.roomId;
+  try {
+    if (kind === 'addBot') await api.addBot(id, args[0]);
+    else if (kind === 'removeBot') await api.removeBot(id, args[0]);
+    else if (kind === 'start') await api.startGame(id);
+    else if (kind === 'join') await api.joinRoom(id);
+    else if (kind === 'leave') {
+      await api.leaveRoom(id);
+      go('lobby');
+      return;
+    }
+    // The socket brings the new room; ask for it anyway when the socket is down.
+    if (!socket || state.conn !== 'online') set({ room: await api.getRoom(id) });
+    else if (kind === 'join') socket.send({ type: 'sync' });
+  } catch (err) { handleSeatError(err); }
+}
+
+export function sendAction(action) {
+  if (!socket) return;
+  socket.send({ type: 'action', action });
+}
+
+export function sendChat(text) {
+  if (socket && text.trim()) socket.send({ type: 'chat', text: text.trim() });
+}
+
+function deadlinesWithEnds(list) {
+  const now = performance.now();
+  return (list || []).map((d) => ({ ...d, endsAt: now + d.remaining * 1000 }));
+}
+
+async function ensureBoard(name) {
+  if (!name) return;
+  if (!boards[name]) boards[name] = api.getJson(`/data/rules/board_${name}.json`);
+  const board = await boards[name];
+  if (state.game && state.game.board === name && state.board !== board) set({ board });
+}
+
+function pushLog(seq, events) {
+  const log = state.log.slice();
+  for (const ev of events) log.push({ id: ++logId, seq, ev });
+  set({ log: log.length > LOG_LIMIT ? log.slice(log.length - LOG_LIMIT) : log });
+}
+
+function requestSync() {
+  // Events frames carry no full state: fetch a fresh snapshot, at most a few times a second.
+  if (syncInFlight) { state.syncAgain = true; return; }
+  const wait = Math.max(0, 200 - (performance.now() - lastSync));
+  clearTimeout(syncTimer);
+  syncTimer = setTimeout(() => {
+    if (!socket) return;
+    syncInFlight = socket.send({ type: 'sync' }) !== null;
+    lastSync = performance.now();
+    state.syncAgain = false;
+  }, wait);
+}
+
+function onFrame(frame) {
+  switch (frame.type) {
+    case 'snapshot': {
+      syncInFlight = false;
+      const game = frame.game;
+      set({
+        room: frame.room, you: frame.you, game, seq: frame.seq, legal: frame.legal || [],
+        deadlines: deadlinesWithEnds(frame.deadlines), chat: frame.chat || state.chat,
+      });
+      if (game) {
+        ensureBoard(game.board);
+        feedAnimation(game, []);
+      }
+      if (state.syncAgain || (state.pendingSeq && state.pendingSeq > frame.seq)) requestSync();
+      break;
+    }
+    case 'events': {
+      const patch = { legal: frame.legal || [], deadlines: deadlinesWithEnds(frame.deadlines) };
+      const dice = [...frame.events].reverse().find((e) => e.type === 'dice_rolled');
+      if (dice) patch.lastDice = dice;
+      if (frame.game) {
+        patch.game = frame.game;
+        patch.seq = frame.seq;
+      } else if (state.game) {
+        patch.game = { ...state.game, pending: frame.pending, over: frame.over, result: frame.result || state.game.result };
+        if (frame.over) patch.game.phase = 'over';
+        state.pendingSeq = frame.seq;
+        requestSync();
+      }
+      set(patch);
+      pushLog(frame.seq, frame.events);
+      feedAnimation(state.game, frame.events);
+      break;
+    }
+    case 'room':
+      set({ room: frame.room });
+      if (frame.room.status === 'running' && !state.game && socket) socket.send({ type: 'sync' });
+      break;
+    case 'presence': {
+      if (!state.room) break;
+      const players = state.room.players.map((p) => (p.seat === frame.seat ? { ...p, connected: frame.connected } : p));
+      set({ room: { ...state.room, players } });
+      break;
+    }
+    case 'chat':
+      set({ chat: [...state.chat, frame].slice(-100) });
+      break;
+    case 'error':
+      if (frame.code === 'rate_limited' && syncInFlight) syncInFlight = false;
+      showError(frame);
+      break;
+    case 'closed':
+      if (frame.code === 4401) { set({ user: null }); route(); } else { toast(t('error.room_not_found'), 'error'); go('lobby'); }
+      break;
+    default:
+      break;
+  }
+}

@@ -1,0 +1,81 @@
+// Names and colours shown for seats, squares, groups and cards, in the viewer's language.
+import { currentLanguage, formatAmount, t } from './i18n.js';
+import { state } from './store.js';
+
+export const SEAT_COLORS = ['#e4572e', '#2a9d8f', '#3a5ad9', '#f2a541', '#9b5de5', '#d81b60'];
+export const GROUP_COLORS = {
+  brown: '#8d5524', light_blue: '#7fd1f0', pink: '#d6409f', orange: '#f7941d',
+  red: '#e2231a', yellow: '#f5d90a', green: '#1faa59', dark_blue: '#1d4ed8',
+};
+export const MODES = ['classic', 'blitz', 'speed', 'team', 'halal', 'fortuna'];
+
+export const money = (n) => formatAmount(n);
+
+export function seatColor(seat) {
+  return SEAT_COLORS[seat % SEAT_COLORS.length];
+}
+
+export function playerName(seat) {
+  if (seat === null || seat === undefined) return t('game.bank');
+  const p = state.game && state.game.players[seat];
+  return p ? displayName(p.name, p.bot) : t('game.seat', { seat: seat + 1 });
+}
+
+/** Bots are named by the server as "Bot <n> (<strength>)": shown in the viewer's language. */
+export function displayName(name, bot) {
+  const m = bot !== false && /^Bot (\d+) \((easy|normal|hard)\)$/.exec(name || '');
+  return m ? t('player.bot_name', { n: m[1], strength: t(`strength.${m[2]}`) }) : name;
+}
+
+export function boardSquare(i) {
+  return state.board ? state.board.squares[i] : null;
+}
+
+/** A square's name: companies carry proper names (Fortuna: the Chinese brand in zh), the rest is translated. */
+export function squareName(i) {
+  if (i === null || i === undefined) return '';
+  const sq = boardSquare(i);
+  if (!sq) return t('game.square', { n: i });
+  if (['street', 'dealership', 'utility'].includes(sq.kind)) {
+    return currentLanguage() === 'zh' && sq.name_zh ? sq.name_zh : sq.name;
+  }
+  if (sq.kind === 'corner_20') {
+    const corner = (state.game && state.game.rules && state.game.rules.corner_20) || 'jackpot';
+    return t(`square.${corner}`);
+  }
+  if (sq.kind === 'event') return t('square.event');
+  return t(`square.${sq.id}`);
+}
+
+/** The second line for Fortuna's brands: the Chinese name under a Latin one, and vice versa. */
+export function squareSubname(i) {
+  const sq = boardSquare(i);
+  if (!sq || !sq.name_zh || !['street', 'dealership', 'utility'].includes(sq.kind)) return '';
+  return currentLanguage() === 'zh' ? sq.name : sq.name_zh;
+}
+
+export function isCompany(i) {
+  const sq = boardSquare(i);
+  return !!sq && ['street', 'dealership', 'utility'].includes(sq.kind);
+}
+
+/** A card's name; cards that move to a square name it (the card data says which). */
+export function cardName(id) {
+  const card = state.cards && state.cards.find((c) => c.id === id);
+  const square = card && card.square !== undefined && card.square !== null ? squareName(card.square) : '';
+  return t(`card.${id}`, { square });
+}
+
+export function modeName(mode) {
+  return t(`mode.${mode}.name`);
+}
+
+/** Value of a company in a trade (SPEC.md section 8): price, or price minus the redemption cost. */
+export function companyValue(i) {
+  const sq = boardSquare(i);
+  if (!sq || !state.game) return 0;
+  const mortgaged = state.game.squares[i].mortgaged;
+  if (!mortgaged) return sq.price;
+  const pct = (state.game.rules && state.game.rules.redemption_percent) || 110;
+  return sq.price - Math.floor((Math.floor(sq.price / 2) * pct) / 100);
+}

@@ -1,0 +1,108 @@
+// Player panels: cash, net worth, companies, gods, jail, connection; and the square detail card.
+import { sendAction } from './controller.js';
+import { html } from './html.js';
+import { t } from './i18n.js';
+import { GROUP_COLORS, boardSquare, displayName, money, playerName, seatColor, squareName, squareSubname } from './names.js';
+import { setUi, state } from './store.js';
+import { Modal } from './widgets.js';
+
+function connected(seat) {
+  const room = state.room;
+  if (!room) return true;
+  const p = room.players.find((x) => x.seat === seat);
+  return !p || p.connected;
+}
+
+function Companies({ seat }) {
+  const game = state.game;
+  const owned = game.squares.filter((s) => s.owner === seat);
+  if (!owned.length) return html`<div class="muted small">${t('player.no_companies')}</div>`;
+  return html`<div class="companies">${owned.map((s) => {
+    const sq = boardSquare(s.index);
+    const color = sq && sq.group ? GROUP_COLORS[sq.group] : '#8a8f98';
+    return html`<span class=${`company ${s.mortgaged ? 'mortgaged' : ''}`} title=${squareName(s.index)}
+      style=${`border-color:${color}`} onClick=${() => setUi({ square: s.index })}>
+      <i style=${`background:${color}`}></i>${squareName(s.index)}${s.level ? ` ·${s.level}` : ''}${s.mortgaged ? ' (M)' : ''}</span>`;
+  })}</div>`;
+}
+
+export function PlayerPanels() {
+  const game = state.game;
+  if (!game) return null;
+  const me = state.you ? state.you.seat : null;
+  const order = game.order || game.players.map((p) => p.seat);
+  return html`<div class="players" data-testid="players">${order.map((seat) => {
+    const p = game.players[seat];
+    const turn = game.turn === seat && !game.over;
+    return html`<div class=${`player ${turn ? 'turn' : ''} ${p.out ? 'out' : ''} ${seat === me ? 'me' : ''}`} data-seat=${seat}
+        style=${`--seat:${seatColor(seat)}`}>
+      <div class="player-head">
+        <i class="dot big" style=${`background:${seatColor(seat)}`}></i>
+        <b class="pname">${displayName(p.name, p.bot)}</b>
+        ${seat === me && html`<span class="badge">${t('player.you')}</span>`}
+        ${p.bot && html`<span class="badge bot">${t('player.bot')}</span>`}
+        ${game.rules.teams && p.team !== null && html`<span class="badge">${t('player.team', { team: p.team + 1 })}</span>`}
+        ${!p.bot && !connected(seat) && html`<span class="badge warn">${t('player.offline')}</span>`}
+      </div>
+      <div class="player-money">
+        <span title=${t('player.cash')}><small>${t('player.cash')}</small> <b data-cash>${money(p.cash)}</b></span>
+        <span title=${t('player.net_worth')}><small>${t('player.net_worth')}</small> ${money(p.net_worth)}</span>
+      </div>
+      <div class="player-flags">
+        ${p.in_jail && html`<span class="badge warn">${t('player.in_jail')}</span>`}
+        ${p.god && html`<span class=${`badge god-${p.god}`}>${t(`god.${p.god}`)} · ${t('player.until_round', { round: p.god_until_round })}</span>`}
+        ${p.out && html`<span class="badge">${t(`player.out.${p.out_reason}`)}</span>`}
+        ${p.missed_turns > 0 && !p.out && html`<span class="badge warn">${t('player.missed', { n: p.missed_turns })}</span>`}
+      </div>
+      <${Companies} seat=${seat} />
+    </div>`;
+  })}</div>`;
+}
+
+export function SquareDetail() {
+  const i = state.ui.square;
+  const game = state.game;
+  const sq = boardSquare(i);
+  if (!game || !sq || state.legal.some((a) => a.type === 'teleport')) return null;
+  const view = game.squares[i];
+  const close = () => setUi({ square: null });
+  const acts = state.legal.filter((a) => a.square === i && ['build', 'sell', 'mortgage', 'redeem', 'pay_murabaha'].includes(a.type));
+  const sub = squareSubname(i);
+  return html`<${Modal} title=${squareName(i)} onClose=${close} cls="square-modal">
+    ${sub && html`<div class="muted">${sub}</div>`}
+    ${sq.group && html`<div class="group-band" style=${`background:${GROUP_COLORS[sq.group]}`}>${t(`group.${sq.group}`)}</div>`}
+    <div class="kv">
+      ${sq.price ? html`<span>${t('square.price')}</span><b>${money(sq.price)}</b>` : null}
+      ${sq.tax ? html`<span>${t('square.tax')}</span><b>${money(sq.tax)}</b>` : null}
+      ${sq.level_cost ? html`<span>${t('square.level_cost')}</span><b>${money(sq.level_cost)}</b>` : null}
+      ${sq.price ? html`<span>${t('square.mortgage_value')}</span><b>${money(Math.floor(sq.price / 2))}</b>` : null}
+      ${view.owner !== null && html`<span>${t('square.owner')}</span><span>${playerName(view.owner)}</span>`}
+      ${view.level ? html`<span>${t('square.level')}</span><b>${view.level}</b>` : null}
+      ${view.mortgaged && html`<span>${t('game.mortgaged')}</span><b>${view.mortgage_rounds_left !== undefined ? t('square.rounds_left', { n: view.mortgage_rounds_left }) : '✓'}</b>`}
+      ${view.murabaha && html`<span>${t('square.murabaha')}</span><b>${t('square.murabaha_due', { amount: money(view.murabaha.amount), round: view.murabaha.due_round })}</b>`}
+    </div>
+    ${sq.rents && html`<table class="rents"><tbody>${sq.rents.map((r, k) => html`<tr class=${view.level === k ? 'now' : ''}>
+      <td>${k === 0 ? t('square.rent_base') : t('square.rent_level', { n: k })}</td><td>${money(r)}</td></tr>`)}</tbody></table>`}
+    ${sq.kind === 'dealership' && state.board && html`<div class="muted small">${t('square.dealership_rents', { rents: state.board.dealership_rents.map(money).join(' / ') })}</div>`}
+    ${sq.kind === 'utility' && state.board && html`<div class="muted small">${t('square.utility_rents', { a: state.board.utility_multipliers[0], b: state.board.utility_multipliers[1] })}</div>`}
+    ${acts.length > 0 && html`<div class="buttons">${acts.map((a) => html`<button data-action=${a.type}
+      onClick=${() => sendAction(a)}>${t(`action.${a.type}`)}</button>`)}</div>`}
+  </${Modal}>`;
+}
+
+export function GameOver() {
+  const game = state.game;
+  const result = game && game.result;
+  if (!result || state.ui.hideOver) return null;
+  const me = state.you ? state.you.seat : null;
+  return html`<${Modal} title=${t('over.title')} onClose=${() => setUi({ hideOver: true })} cls="over-modal">
+    <p class="over-reason">${t(`over.reason.${result.reason}`, { round: result.round })}</p>
+    <ol class="placements" data-testid="placements">${result.placements.map((p) => html`<li class=${p.seat === me ? 'me' : ''}>
+      <span class="place">${p.place}</span><i class="dot big" style=${`background:${seatColor(p.seat)}`}></i>
+      <b>${playerName(p.seat)}</b>${p.out ? html` <span class="badge">${t('over.out')}</span>` : ''}
+      <span class="worth">${t('over.net_worth')} ${money(p.net_worth)}</span></li>`)}</ol>
+    <div class="buttons"><a class="button primary" href="#/lobby" data-action="back_to_lobby">${t('over.back')}</a></div>
+  </${Modal}>`;
+}
+
+export { sendAction };

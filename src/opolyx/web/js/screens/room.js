@@ -1,0 +1,56 @@
+// The waiting room: seats, bots and their strength, the join code, start for the creator.
+import { useState } from 'preact/hooks';
+import { roomCommand } from '../controller.js';
+import { Chat } from '../chat.js';
+import { html } from '../html.js';
+import { t } from '../i18n.js';
+import { displayName, modeName, seatColor } from '../names.js';
+import { state } from '../store.js';
+import { ConfirmButton } from '../widgets.js';
+
+const STRENGTHS = ['easy', 'normal', 'hard'];
+
+export function RoomScreen() {
+  const room = state.room;
+  const [strength, setStrength] = useState('normal');
+  if (!room) return html`<main class="room-screen"><p class="muted">${t('conn.loading')}</p></main>`;
+  const creator = state.user && room.creator === state.user.id;
+  const seated = room.players.some((p) => p.you);
+  const bySeat = Object.fromEntries(room.players.map((p) => [p.seat, p]));
+  const free = room.seats - room.players.length;
+  const link = room.code ? `${location.origin}/#/join/${room.code}` : `${location.origin}/#/room/${room.id}`;
+  const canStart = creator && room.players.length >= 2 && (room.mode !== 'team' || free === 0);
+  return html`<main class="room-screen">
+    <section class="card">
+      <h2>${modeName(room.mode)} <span class="muted small">${t(`mode.${room.mode}.desc`)}</span></h2>
+      <div class="share">
+        ${room.code && html`<div class="code-box"><span>${t('room.code')}</span><b data-testid="room-code">${room.code}</b></div>`}
+        <div class="muted small">${t('room.share')} <input class="link" readonly value=${link} onFocus=${(e) => e.target.select()} /></div>
+      </div>
+      <ol class="seats">${Array.from({ length: room.seats }, (_, i) => {
+        const p = bySeat[i];
+        return html`<li class=${`seat ${p ? 'taken' : 'empty'}`} data-seat=${i}>
+          <i class="dot big" style=${`background:${p ? seatColor(i) : '#ccc'}`}></i>
+          ${p ? html`<b>${displayName(p.name, p.kind === 'bot')}</b>
+              ${p.you && html`<span class="badge">${t('player.you')}</span>`}
+              ${p.kind === 'bot' && html`<span class="badge bot">${t('player.bot')} · ${t(`strength.${p.strength}`)}</span>`}
+              ${p.kind === 'human' && !p.connected && html`<span class="badge warn">${t('player.offline')}</span>`}
+              ${creator && p.kind === 'bot' && html`<button class="small ghost" data-action="remove-bot" onClick=${() => roomCommand('removeBot', i)}>${t('room.remove_bot')}</button>`}`
+            : html`<span class="muted">${t('room.empty_seat')}</span>`}
+        </li>`;
+      })}</ol>
+      <div class="row">
+        ${creator && free > 0 && html`<label>${t('room.strength')} <select name="strength" value=${strength} onChange=${(e) => setStrength(e.target.value)}>
+          ${STRENGTHS.map((s) => html`<option value=${s}>${t(`strength.${s}`)}</option>`)}</select></label>
+          <button data-action="add-bot" onClick=${() => roomCommand('addBot', strength)}>${t('room.add_bot')}</button>`}
+        ${creator && html`<button class="primary" data-action="start" disabled=${!canStart} onClick=${() => roomCommand('start')}>${t('room.start')}</button>`}
+        ${!creator && seated && html`<span class="muted">${t('room.waiting_for_host')}</span>`}
+        ${!seated && free > 0 && html`<button class="primary" data-action="join" onClick=${() => roomCommand('join')}>${t('lobby.join')}</button>`}
+        ${seated && html`<${ConfirmButton} cls="ghost" label=${t('room.leave')} confirm=${t('room.leave_confirm')} onClick=${() => roomCommand('leave')} />`}
+      </div>
+      ${creator && room.mode === 'team' && free > 0 && html`<p class="muted small">${t('room.team_full')}</p>`}
+    </section>
+    <section class="card"><h3>${t('tab.chat')}</h3><${Chat} /></section>
+  </main>`;
+}
+

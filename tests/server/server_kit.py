@@ -1,0 +1,288 @@
+"""Test kit: a real uvicorn server (in a thread or a subprocess) and real HTTP/WebSocket clients."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from pydantic import TypeAdapter
+from websockets.sync.client import ClientConnection, connect
+
+from opolyx.server import Settings, create_app
+from opolyx.server.protocol import ServerFrame
+from opolyx.storage.testing import TestDatabase
+
+FRAMES: TypeAdapter[Any] = TypeAdapter(ServerFrame)
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_settings(db: TestDatabase, data_dir: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "host": "127.0.0.1",
+        "port": free_port(),
+        "data_dir": data_dir,
+        "database_url": db.url,
+        "database_schema": db.schema,
+        "bot_delay_min": 0.0,
+        "bot_delay_max": 0.0,
+        "secret_key": "test-secret",
+        "rate_join_burst": 1000,
+        "rate_create_burst": 1000,
+        "rate_session_burst": 1000,
+        "rate_chat_burst": 1000,
+        "rate_ws_burst": 100000,
+        "rate_ws_per_second": 100000.0,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+test_settings.__test__ = False  # type: ignore[attr-defined]
+
+
+class ThreadServer:
+    """uvicorn on a free port in a background thread, sharing nothing with other tests."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.base = f"http://127.0.0.1:{settings.port}"
+        config = uvicorn.Config(
+            create_app(settings),
+            host="127.0.0.1",
+            port=settings.port,
+            ws_max_size=settings.ws_hard_max_bytes,
+            log_level="warning",
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+class ProcessServer:
+    """``python -m opolyx.server serve`` as a subprocess, so a test can SIGKILL it."""
+
+    def __init__(self, settings: Settings, log_path: Path) -> None:
+        self.settings = settings
+        self.base = f"http://127.0.0.1:{settings.port}"
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+        for name, value in self.settings.model_dump().items():
+            if value is not None and value != "":
+                env[f"OPOLYX_{name.upper()}"] = str(value)
+        return env
+
+    def start(self) -> None:
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "opolyx.server", "serve"],
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not become healthy")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Person:
+    """A guest with an HTTP session and, once in a room, a WebSocket to it."""
+
+    def __init__(self, base: str, nickname: str, language: str = "en") -> None:
+        self.base = base
+        self.http = httpx.Client(base_url=base, timeout=30)
+        r = self.http.post("/api/session", json={"nickname": nickname, "language": language})
+        r.raise_for_status()
+        self.token: str = r.json()["token"]
+        self.id: str = r.json()["user"]["id"]
+        self.ws: ClientConnection | None = None
+        self._stack = ExitStack()
+        self.frames: list[dict[str, Any]] = []
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        return self.http.post(path, json=body or {})
+
+    def create(self, mode: str = "classic", seats: int = 2, public: bool = True) -> dict[str, Any]:
+        r = self.post("/api/rooms", {"mode": mode, "seats": seats, "public": public})
+        assert r.status_code == 201, r.text
+        room: dict[str, Any] = r.json()
+        return room
+
+    def connect(self, room_id: str) -> ClientConnection:
+        self.ws = self._stack.enter_context(
+            connect(
+                self.base.replace("http", "ws", 1) + f"/ws/rooms/{room_id}",
+                additional_headers={"Cookie": f"opolyx_session={self.token}"},
+                open_timeout=10,
+            )
+        )
+        return self.ws
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        assert self.ws is not None
+        raw = self.ws.recv(timeout=timeout)
+        frame: dict[str, Any] = json.loads(raw)
+        FRAMES.validate_python(frame)  # every frame matches the documented models
+        self.frames.append(frame)
+        return frame
+
+    def recv_until(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind} frame matching {match}")
+            frame = self.recv(timeout=left)
+            if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
+                return frame
+
+    def send(self, frame: dict[str, Any] | str | bytes) -> None:
+        assert self.ws is not None
+        self.ws.send(frame if isinstance(frame, str | bytes) else json.dumps(frame))
+
+    def close(self) -> None:
+        self.ws = None
+        self._stack.close()
+        self.http.close()
+
+    def disconnect(self) -> None:
+        self.ws = None
+        self._stack.close()
+        self._stack = ExitStack()
+
+
+def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A person who buys what they can and otherwise keeps the game moving."""
+    for kind in ("decline_trade", "build", "buy", "roll", "pay", "bid", "jail_roll", "decline"):
+        options = [a for a in legal if a["type"] == kind]
+        if options:
+            if kind == "bid" and rng.random() < 0.7:
+                continue
+            return rng.choice(options)
+    rest = [a for a in legal if a["type"] not in ("propose_trade", "resign", "redeem", "cancel_trade")]
+    if rest:
+        return rng.choice(rest)
+    return next(a for a in legal if a["type"] == "resign")
+
+
+class Table:
+    """Drives one seat through the protocol: waits for its turn, acts on legal actions, stops at the end."""
+
+    def __init__(self, person: Person, rng: random.Random | None = None) -> None:
+        self.p = person
+        self.rng = rng or random.Random(1)
+        self.seat: int | None = None
+        self.seq = -1
+        self.pending: list[dict[str, Any]] = []
+        self.legal: list[dict[str, Any]] = []
+        self.over = False
+        self.result: dict[str, Any] | None = None
+        self.awaiting: int | None = None
+        self.refs = 0
+        self.events_seen: list[tuple[int, list[dict[str, Any]]]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.actions_sent = 0
+
+    def absorb(self, f: dict[str, Any]) -> None:
+        if f["type"] == "snapshot":
+            self.seat = f["you"]["seat"]
+            game = f["game"]
+            self.seq = f["seq"]
+            self.legal = f["legal"]
+            self.pending = game["pending"] if game else []
+            self.over = bool(game and game.get("over"))
+            if self.over:
+                self.result = game.get("result")
+        elif f["type"] == "events":
+            assert f["seq"] == self.seq + 1, (f["seq"], self.seq)
+            self.seq = f["seq"]
+            self.events_seen.append((f["seq"], f["events"]))
+            self.legal = f["legal"]
+            self.pending = f["pending"]
+            self.over = f["over"]
+            if f["over"]:
+                self.result = f["result"]
+            if f.get("ref") is not None and f["ref"] == self.awaiting:
+                self.awaiting = None
+        elif f["type"] == "error":
+            self.errors.append(f)
+            if f.get("ref") == self.awaiting:
+                self.awaiting = None
+                self.p.send({"type": "sync"})
+
+    def my_turn(self) -> bool:
+        return self.seat is not None and any(e.get("seat") == self.seat for e in self.pending)
+
+    def step(self, timeout: float = 20.0) -> None:
+        self.absorb(self.p.recv(timeout=timeout))
+        if not self.over and self.awaiting is None and self.my_turn() and self.legal:
+            self.refs += 1
+            self.awaiting = self.refs
+            action = choose(self.legal, self.rng)
+            self.actions_sent += 1
+            self.p.send({"type": "action", "action": action, "ref": self.refs, "seq": self.seq})
+
+    def play(self, max_seconds: float = 240.0) -> dict[str, Any] | None:
+        deadline = time.monotonic() + max_seconds
+        # Kick off from the current state (the snapshot may already say it is our turn).
+        self.p.send({"type": "sync"})
+        while not self.over:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"game not over after {max_seconds}s at seq {self.seq}")
+            self.step()
+        return self.result

@@ -1,0 +1,60 @@
+"""examples/client_bot.py (no opolyx imports) joins a room over the protocol and plays it to the end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from server_kit import Person, ThreadServer
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "client_bot.py"
+
+
+def test_example_is_standalone() -> None:
+    text = EXAMPLE.read_text()
+    assert "import opolyx" not in text and "from opolyx" not in text
+
+
+def test_example_client_joins_and_plays_to_the_end(
+    server: ThreadServer, people: Callable[[str], Person]
+) -> None:
+    ann = people("Ann")
+    room = ann.create("blitz", 3)
+    ann.post(f"/api/rooms/{room['id']}/bots", {"strength": "normal"})
+    proc = subprocess.Popen(
+        [sys.executable, str(EXAMPLE), "--server", server.base, "--room", room["id"], "--name", "Example"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(ann.http.get(f"/api/rooms/{room['id']}").json()["players"]) < 3:
+            assert time.monotonic() < deadline and proc.poll() is None, proc.stderr
+            time.sleep(0.05)
+        assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+        # Ann leaves (resigns): the example plays on against the bot.
+        assert ann.post(f"/api/rooms/{room['id']}/leave").status_code == 200
+        out, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert json.loads(out.strip().splitlines()[-1])["over"] is True
+    assert ann.http.get(f"/games/{room['id']}/replay").json()["status"] == "finished"
+
+
+def test_example_client_creates_a_room(server: ThreadServer) -> None:
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--server", server.base, "--create", "blitz", "--bots", "2"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1])["over"] is True
