@@ -5,10 +5,12 @@ from __future__ import annotations
 import typer
 
 from opolyx.server.cli import serve
+from opolyx.sim.cli import simulate_command
 from opolyx.story import story
 
 app = typer.Typer(help="opolyx: a Monopoly-style board game.", no_args_is_help=True)
 app.command("serve")(serve)
+app.command("simulate")(simulate_command)
 app.command("story")(story)
 
 

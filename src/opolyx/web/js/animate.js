@@ -3,8 +3,8 @@ import { set, state } from './store.js';
 
 const queues = {};   // seat -> [square, ...]
 let timer = null;
-const STEP_MS = 110;
-const MAX_QUEUE = 30;
+const STEP_MS = 80;
+const MAX_QUEUE = 16;
 
 export function resetTokens() {
   for (const k of Object.keys(queues)) delete queues[k];

@@ -1,0 +1,129 @@
+"""The bot protocol, the dispatch every strength shares, and the per-game memory bots keep.
+
+Memory lives beside the game (a weak map keyed by the ``Game`` object), not inside a bot instance: the
+server builds a fresh bot for every decision, and the no-spam rules for trades (one proposal per turn,
+never the same proposal twice) must hold there too.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+from weakref import WeakKeyDictionary
+
+from opolyx.bots.heuristics import BoardInfo, board_info
+
+if TYPE_CHECKING:
+    from opolyx.engine.game import Game
+    from opolyx.engine.state import Trade
+
+Action = dict[str, Any]
+
+
+class NothingToDo(LookupError):
+    """Raised by ``choose`` when the seat has no decision to make (not its move, no offer to answer).
+
+    Returning ``resign`` — the only action always listed — would be a disaster, so asking a bot out of
+    turn is an error the caller sees.
+    """
+
+
+class Bot(Protocol):
+    strength: str
+
+    def choose(self, game: Game, seat: int) -> Action: ...
+
+
+@dataclass(slots=True)
+class SeatMemory:
+    last_proposal_turn: int = -1
+    #: (partner, give squares, take squares) → (round proposed, cash the partner would have received)
+    proposals: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int]] = field(default_factory=dict)
+    auction_limit: dict[int, int] = field(default_factory=dict)  # auction id → highest bid worth making
+
+
+_MEMORY: WeakKeyDictionary[Game, dict[int, SeatMemory]] = WeakKeyDictionary()
+
+
+def memory(game: Game, seat: int) -> SeatMemory:
+    seats = _MEMORY.get(game)
+    if seats is None:
+        seats = {}
+        _MEMORY[game] = seats
+    mem = seats.get(seat)
+    if mem is None:
+        mem = seats[seat] = SeatMemory()
+    return mem
+
+
+class BaseBot:
+    """Routes a decision to the handler for the game's phase; subclasses supply the judgement."""
+
+    strength = "base"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, seat: int) -> Action:
+        if game.result is not None or game.players[seat].out:
+            raise NothingToDo(f"seat {seat} has nothing to decide")
+        info = board_info(game.board)
+        if game.trades:
+            for t in game.trades.values():
+                if t.recipient == seat:
+                    return self.answer_trade(game, info, seat, t)
+        if game.actor() != seat:
+            for t in game.trades.values():
+                if t.proposer == seat:
+                    return {"type": "cancel_trade", "trade": t.id}
+            raise NothingToDo(f"seat {seat} is not on the move")
+        phase = game.phase
+        if phase == "turn":
+            return self.on_turn(game, info, seat)
+        if phase == "buy":
+            return self.on_buy(game, info, seat)
+        if phase == "auction":
+            return self.on_auction(game, info, seat)
+        if phase == "pay":
+            return self.on_pay(game, info, seat)
+        if phase == "jackpot":
+            return self.on_jackpot(game, info, seat)
+        if phase == "bus":
+            return self.on_bus(game, info, seat)
+        if phase == "teleport":
+            return self.on_teleport(game, info, seat)
+        return self.fallback(game, seat)
+
+    # ------------------------------------------------------------------ handlers, overridden by strengths
+
+    def on_turn(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        return self.fallback(game, seat)
+
+    def on_buy(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        return self.fallback(game, seat)
+
+    def on_auction(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        return {"type": "pass"}
+
+    def on_pay(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        return self.fallback(game, seat)
+
+    def on_jackpot(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        return {"type": "jackpot_decline"}
+
+    def on_bus(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        return {"type": "choose_bus", "use": "sum"}
+
+    def on_teleport(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        return {"type": "teleport", "square": self.rng.randrange(info.n)}
+
+    def answer_trade(self, game: Game, info: BoardInfo, seat: int, trade: Trade) -> Action:
+        return {"type": "decline_trade", "trade": trade.id}
+
+    def fallback(self, game: Game, seat: int) -> Action:
+        """Any listed action but resigning or trading: only reached in phases no handler knows."""
+        for a in game.legal_actions(seat):
+            if a["type"] not in ("resign", "propose_trade"):
+                return a
+        raise NothingToDo(f"seat {seat} has no action but resigning")

@@ -1,0 +1,173 @@
+"""The hard bot: the normal heuristics, checked by Monte Carlo look-ahead on the decisions that matter.
+
+For buying, auctions and trade answers it plays each option forward on copies of the game
+(``game.copy(reseed=...)``, so it never sees the real dice) with the normal policy in every seat, and
+scores where it stands a couple of rounds later. Every option is played with the same re-seeded dice
+(common random numbers), which cancels most of the luck between options. The normal bot's own choice
+gets a small head start, so noise alone rarely overturns a sound heuristic.
+
+Building is not searched: a look-ahead veto on building (build now vs roll) was measured to cost
+wins — two rounds of rollouts see the cash spent but not the rents to come — so the hard bot builds
+by its tuned heuristic (deeper into the reserve than the normal bot), which is where most of its edge
+comes from.
+
+The budget is a time budget (default 30 ms, never over 50 ms) when playing people; in deterministic
+mode (simulations, tests) it is the same amount of work counted in engine steps, so results depend
+only on seeds and not on machine load.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from opolyx.bots.base import Action, memory
+from opolyx.bots.heuristics import BoardInfo, allies, board_info, holding_value, marginal_value, reserve
+from opolyx.bots.loop import next_seat
+from opolyx.bots.normal import NormalBot
+
+if TYPE_CHECKING:
+    from opolyx.engine.game import Game
+    from opolyx.engine.state import Trade
+
+#: Engine steps (action + policy decision) per millisecond on a typical core; calibrates the
+#: deterministic budget so it costs about what the time budget does (benchmarks/simulate.py checks).
+STEPS_PER_MS = 12.0
+DEFAULT_BUDGET_MS = 30.0
+HARD_LIMIT_MS = 50.0
+#: Money head start for the normal heuristic's own choice.
+PRIOR = 300.0
+#: A rollout stops after this many engine steps even short of its horizon (long auctions, pay steps).
+MAX_ROLLOUT_STEPS = 300
+
+
+class _RolloutPolicy(NormalBot):
+    """The normal bot without trade proposals: rollouts need speed, and deals would only add noise."""
+
+    trades = False
+
+
+class HardBot(NormalBot):
+    strength = "hard"
+    #: Tuned by simulation (benchmarks/tournament): building deep into the reserve and bidding a little
+    #: over value beat the normal bot's caution; the look-ahead vetoes the cases where that overreaches.
+    build_reserve_share = 0.3
+    auction_value_factor = 1.2
+
+    def __init__(self, seed: int, *, deterministic: bool = False, budget_ms: float | None = None) -> None:
+        super().__init__(seed)
+        self.deterministic = deterministic
+        self.budget_ms = min(DEFAULT_BUDGET_MS if budget_ms is None else budget_ms, HARD_LIMIT_MS - 5)
+        self.step_budget = int(self.budget_ms * STEPS_PER_MS)
+        self.policy = _RolloutPolicy(self.rng.randrange(2**31))
+
+    # ------------------------------------------------------------------ the search
+
+    def evaluate(self, game: Game, info: BoardInfo, seat: int) -> float:
+        """Own standing minus the rivals': cash plus holdings valued with group completion."""
+        mine = 0.0
+        rivals: list[float] = []
+        team_mode = game.rules.teams
+        for p in game.players:
+            v = 0.0 if p.out else p.cash + holding_value(game, info, p.seat)
+            if p.seat == seat or (team_mode and allies(game, p.seat, seat)):
+                mine += v
+            else:
+                rivals.append(v)
+        if not rivals:
+            return mine
+        return mine - 0.5 * max(rivals) - 0.5 * sum(rivals) / len(rivals)
+
+    def compare(self, game: Game, seat: int, options: list[Action], preferred: int) -> int:
+        """Index of the option with the best mean rollout score (``preferred`` gets :data:`PRIOR`)."""
+        info = board_info(game.board)
+        horizon = game.turn_no + 2 * sum(1 for p in game.players if not p.out)
+        totals = [0.0] * len(options)
+        start = time.perf_counter()
+        spent = 0
+        rounds = 0
+        policy = self.policy
+        timed = not self.deterministic
+        deadline = start + (HARD_LIMIT_MS - 5) / 1000
+        while True:
+            rseed = self.rng.randrange(2**62)
+            scores = []
+            for action in options:
+                g = game.copy(reseed=rseed)
+                g.apply(seat, action)
+                steps = 0
+                while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:
+                    s = next_seat(g)
+                    g.apply(s, policy.choose(g, s))
+                    steps += 1
+                    if timed and steps & 15 == 0 and time.perf_counter() > deadline:
+                        break
+                spent += steps + 5
+                if timed and time.perf_counter() > deadline:
+                    break
+                scores.append(self.evaluate(g, info, seat))
+            if len(scores) < len(options):
+                break  # an unfinished round of options would bias the comparison: drop it
+            for k, v in enumerate(scores):
+                totals[k] += v
+            rounds += 1
+            if self.deterministic:
+                if spent >= self.step_budget:
+                    break
+            elif (time.perf_counter() - start) * 1000 * (rounds + 1) / rounds > self.budget_ms:
+                break
+        if rounds == 0:
+            return preferred
+        means = [t / rounds for t in totals]
+        means[preferred] += PRIOR
+        return max(range(len(options)), key=lambda k: means[k])
+
+    # ------------------------------------------------------------------ key decisions
+
+    def on_buy(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        normal = super().on_buy(game, info, seat)
+        sq = game.offer_square
+        assert sq is not None
+        p = game.players[seat]
+        price = info.price[sq]
+        res = reserve(game, info, seat)
+        if normal["type"] == "buy" and p.cash - price >= 2 * res:
+            return normal  # plenty of cash: buying is clearly right, spend the budget elsewhere
+        options: list[Action] = []
+        if p.cash >= price:
+            options.append({"type": "buy"})
+        if game.rules.murabaha and p.vip:
+            options.append({"type": "buy_murabaha"})
+        options.append({"type": "decline"})
+        if len(options) == 1:
+            return options[0]
+        return options[self.compare(game, seat, options, options.index(normal))]
+
+    def auction_limit(self, game: Game, info: BoardInfo, seat: int, sq: int, auction_id: int) -> int:
+        """Look ahead once per auction: bidding at all must beat letting it go, then bid up to value."""
+        mem = memory(game, seat)
+        limit = mem.auction_limit.get(auction_id)
+        if limit is not None:
+            return limit
+        limit = super().auction_limit(game, info, seat, sq, auction_id)
+        a = game.auction
+        assert a is not None
+        minimum = info.price[sq] if a.bid is None else a.bid + game.rules.auction_step
+        if game.players[seat].cash >= minimum:
+            options: list[Action] = [{"type": "bid", "amount": minimum}, {"type": "pass"}]
+            pick = self.compare(game, seat, options, 0 if minimum <= limit else 1)
+            if pick == 1:
+                limit = minimum - 1
+            else:
+                value = marginal_value(game, info, seat, sq)
+                limit = max(limit, min(int(value * 1.1), game.players[seat].cash - reserve(game, info, seat) // 3))
+        mem.auction_limit[auction_id] = limit
+        return limit
+
+    def answer_trade(self, game: Game, info: BoardInfo, seat: int, trade: Trade) -> Action:
+        normal = super().answer_trade(game, info, seat, trade)
+        if allies(game, seat, trade.proposer):
+            return normal
+        options: list[Action] = [{"type": "accept_trade", "trade": trade.id},
+                                 {"type": "decline_trade", "trade": trade.id}]
+        return options[self.compare(game, seat, options, 0 if normal["type"] == "accept_trade" else 1)]

@@ -1,0 +1,121 @@
+"""The reference game loop: bots in every seat, trades answered at once, optionally every action checked.
+
+Open trade offers are answered before anyone else moves. That stands in for the 60-second trade clock
+the server runs, keeps games replayable from (seed, actions) and lets a proposer see the answer
+before its roll.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from opolyx.bots.base import Action, Bot
+from opolyx.engine.game import Game
+from opolyx.engine.setup import new_game
+
+Event = dict[str, Any]
+
+#: No game needs this many actions; more means a bot is looping and the loop stops with an error.
+MAX_ACTIONS = 400_000
+
+
+class BotError(RuntimeError):
+    """A bot chose an action that is not legal now, or kept a game from ending."""
+
+
+def derive_seed(master: int, *parts: int | str) -> int:
+    """A stable 63-bit seed from a master seed and labels, identical in every process and on every run."""
+    text = ":".join(str(p) for p in (master, *parts)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def check_legal(game: Game, seat: int, action: Action) -> None:
+    """Raise :class:`BotError` unless ``action`` is one of ``game.legal_actions(seat)``.
+
+    A trade proposal is matched against the template entry: partner, items each side may offer, cash
+    caps and the fairness rule.
+    """
+    legal = game.legal_actions(seat)
+    if action.get("type") != "propose_trade":
+        if action not in legal:
+            raise BotError(f"seat {seat} chose {action!r}; legal: {legal!r}")
+        return
+    from opolyx.engine.state import Offer
+
+    template = next((a for a in legal if a["type"] == "propose_trade"), None)
+    if template is None:
+        raise BotError(f"seat {seat} proposed a trade but may not: {action!r}")
+    to = action.get("to")
+    if not isinstance(to, int) or to not in template["to"]:
+        raise BotError(f"seat {seat} proposed a trade to {to!r}, not a partner")
+    give, take = action["give"], action["take"]
+    mine, theirs = template["give"], template["take"][str(to)]
+    for side, allowed in ((give, mine), (take, theirs)):
+        if not 0 <= side.get("cash", 0) <= allowed["cash_max"] or not set(side.get("squares", [])) <= set(
+            allowed["squares"]
+        ):
+            raise BotError(f"seat {seat} proposed items outside the template: {action!r}")
+    g = Offer(give.get("cash", 0), tuple(give.get("squares", [])))
+    t = Offer(take.get("cash", 0), tuple(take.get("squares", [])))
+    if not game.is_fair(seat, to, g, t):
+        raise BotError(f"seat {seat} proposed an unfair trade: {action!r}")
+
+
+def next_seat(game: Game) -> int:
+    """Who moves next in the reference loop: an offer's recipient first, else the game's actor."""
+    if game.trades:
+        return next(iter(game.trades.values())).recipient
+    actor = game.actor()
+    assert actor is not None
+    return actor
+
+
+def play_game(
+    mode: str,
+    seats: int,
+    seed: int,
+    strengths: Sequence[str],
+    *,
+    bots: Sequence[Bot] | None = None,
+    seat_info: Sequence[dict[str, Any]] | None = None,
+    rules: dict[str, Any] | None = None,
+    on_events: Callable[[Game, list[Event]], None] | None = None,
+    check: bool = False,
+    deterministic: bool = True,
+) -> Game:
+    """Play one whole game of bots and return it (``game.result`` holds the outcome).
+
+    Each seat's bot is seeded from ``seed`` and the seat, so a game is a function of its arguments.
+    ``on_events(game, events)`` sees the start events, then the events of every action. ``check`` verifies each
+    action against ``legal_actions`` first (slow; for tests). ``rules`` overrides mode parameters (e.g. a
+    short ``round_limit``). ``deterministic`` makes the hard bot
+    count its look-ahead in engine steps instead of milliseconds.
+    """
+    from opolyx.bots import make_bot
+
+    if len(strengths) != seats and bots is None:
+        raise ValueError(f"{seats} seats need {seats} strengths, got {len(strengths)}")
+    players = list(bots) if bots is not None else [
+        make_bot(s, derive_seed(seed, "bot", k), deterministic=deterministic) for k, s in enumerate(strengths)
+    ]
+    info = list(seat_info) if seat_info is not None else [
+        {"name": f"{players[k].strength} {k + 1}", "bot": True} for k in range(seats)
+    ]
+    game = new_game(mode, seats, seed, seat_info=info, rules=rules)
+    if on_events is not None:
+        on_events(game, game.start_events)
+    steps = 0
+    while game.result is None:
+        seat = next_seat(game)
+        action = players[seat].choose(game, seat)
+        if check:
+            check_legal(game, seat, action)
+        events = game.apply(seat, action)
+        if on_events is not None:
+            on_events(game, events)
+        steps += 1
+        if steps > MAX_ACTIONS:
+            raise BotError(f"game {mode}/{seed} did not end after {MAX_ACTIONS} actions")
+    return game

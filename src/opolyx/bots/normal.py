@@ -1,0 +1,461 @@
+"""The normal bot: sound, cheap heuristics — value groups, keep a reserve, build evenly, trade fairly.
+
+Every decision reads the game's attributes directly; the reserve (cash held back against the rents the
+board can charge) is the one number most choices turn on, so it is computed once per decision.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from opolyx.bots.base import Action, BaseBot, memory
+from opolyx.bots.heuristics import (
+    BoardInfo,
+    allies,
+    can_build,
+    can_mortgage,
+    can_sell,
+    expected_step_cost,
+    holding_value,
+    liquidation,
+    marginal_value,
+    owns_group,
+    redemption,
+    rent_estimate,
+    reserve,
+    threat_profile,
+    tradeable,
+)
+
+if TYPE_CHECKING:
+    from opolyx.engine.game import Game
+    from opolyx.engine.state import Offer, Trade
+
+#: A recipient accepts a trade when its own gain is at least this share of the proposer's gain: a
+#: trade that helps a rival far more than oneself loses the game even if it "gains value".
+ENVY = 0.35
+
+
+class NormalBot(BaseBot):
+    strength = "normal"
+    #: Propose trades at all (rollouts switch this off: they need speed, not deals).
+    trades = True
+    #: Share of the reserve a purchase may eat into (a bought company can be mortgaged back for half).
+    buy_reserve_share = 0.6
+    #: Share of the reserve that building must leave untouched.
+    build_reserve_share = 1.0
+    #: Auction limit: this multiple of the company's value to us, keeping this share of the reserve.
+    auction_value_factor = 1.0
+    auction_reserve_share = 0.5
+
+    # ------------------------------------------------------------------ before the roll
+
+    def on_turn(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        p = game.players[seat]
+        res = reserve(game, info, seat)
+        if self.trades:
+            proposal = self.propose(game, info, seat, res)
+            if proposal is not None:
+                return proposal
+        action = self.manage(game, info, seat, res)
+        if action is not None:
+            return action
+        if p.in_jail:
+            return self.jail_choice(game, info, seat, res)
+        return {"type": "roll"}
+
+    def manage(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action | None:
+        """Redeem, build or pay off a Murabaha while cash stays above the reserve."""
+        p = game.players[seat]
+        cash = p.cash
+        owner = game.owner
+        if cash <= res * self.build_reserve_share:
+            return None
+        mortgaged = game.mortgaged
+        best_redeem = None
+        best_key = -1.0
+        for i in info.companies:
+            if owner[i] == seat and mortgaged[i]:
+                cost = redemption(game, info, i)
+                if cash - cost < res + 500:
+                    continue
+                members = info.group_members[i]
+                key = 2.0 if members and owns_group(owner, members, seat) else 1.0
+                key += info.price[i] / 10000
+                if key > best_key:
+                    best_key, best_redeem = key, i
+        if best_redeem is not None:
+            return {"type": "redeem", "square": best_redeem}
+        build = self.best_build(game, info, seat, cash - int(res * self.build_reserve_share))
+        if build is not None:
+            return {"type": "build", "square": build}
+        if game.murabaha:
+            for i, m in game.murabaha.items():
+                if m.seat == seat and m.due_round - game.round <= 2 and cash - m.amount >= res:
+                    return {"type": "pay_murabaha", "square": i}
+        return None
+
+    def best_build(self, game: Game, info: BoardInfo, seat: int, budget: int) -> int | None:
+        """The street whose next level adds the most rent per unit of cost, within ``budget``."""
+        best = None
+        best_gain = 0.0
+        level = game.level
+        for _g, members in info.groups:
+            if game.owner[members[0]] != seat:
+                continue
+            for i in members:
+                cost = info.level_cost[i]
+                if cost > budget or not can_build(game, info, seat, i):
+                    continue
+                lvl = level[i]
+                gain = (info.rents[i][lvl + 1] - (info.rents[i][0] * 2 if lvl == 0 else info.rents[i][lvl])) / cost
+                gain *= info.hot[i]
+                if gain > best_gain:
+                    best_gain, best = gain, i
+        return best
+
+    def jail_choice(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:
+        """Bail out early while there is land to buy; sit tight once the board charges big rents."""
+        p = game.players[seat]
+        bail = game.rules.jail_bail
+        if p.cash < bail:
+            return {"type": "jail_roll"}
+        top, _total = threat_profile(game, info, seat)
+        unowned = sum(1 for i in info.companies if game.owner[i] is None)
+        dangerous = top >= 1500 or expected_step_cost(game, info, seat, 10) > 250
+        if dangerous and unowned < 6:
+            return {"type": "jail_roll"}
+        if p.cash - bail >= res // 2:
+            return {"type": "pay_bail"}
+        return {"type": "jail_roll"}
+
+    # ------------------------------------------------------------------ buying and auctions
+
+    def on_buy(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        sq = game.offer_square
+        assert sq is not None
+        p = game.players[seat]
+        price = info.price[sq]
+        res = reserve(game, info, seat)
+        value = marginal_value(game, info, seat, sq)
+        if p.cash >= price and self.wants(game, info, seat, sq, price, value, res):
+            return {"type": "buy"}
+        if game.rules.murabaha and p.vip and value >= price and self.murabaha_ok(game, info, seat, price):
+            return {"type": "buy_murabaha"}
+        return {"type": "decline"}
+
+    def wants(self, game: Game, info: BoardInfo, seat: int, sq: int, price: int, value: float, res: int) -> bool:
+        cash_after = game.players[seat].cash - price
+        if cash_after >= res * self.buy_reserve_share:
+            return True
+        # A company that completes or blocks a group is worth thinning the reserve for.
+        return value >= 1.4 * price and cash_after + info.price[sq] // 2 >= res // 2
+
+    def murabaha_ok(self, game: Game, info: BoardInfo, seat: int, price: int) -> bool:
+        """Defer payment only while the total owed stays well inside what liquidation could raise."""
+        owed = sum(m.amount for m in game.murabaha.values() if m.seat == seat)
+        amount = price * (100 + game.rules.murabaha_markup_percent) // 100
+        return owed + amount <= liquidation(game, info, seat) // 2
+
+    def on_auction(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        a = game.auction
+        assert a is not None
+        price = info.price[a.square]
+        minimum = price if a.bid is None else a.bid + game.rules.auction_step
+        cash = game.players[seat].cash
+        if cash < minimum:
+            return {"type": "pass"}
+        limit = self.auction_limit(game, info, seat, a.square, a.id)
+        if minimum <= limit:
+            return {"type": "bid", "amount": minimum}
+        return {"type": "pass"}
+
+    def auction_limit(self, game: Game, info: BoardInfo, seat: int, sq: int, auction_id: int) -> int:
+        res = reserve(game, info, seat)
+        value = marginal_value(game, info, seat, sq)
+        cash = game.players[seat].cash
+        return int(min(value * self.auction_value_factor, cash - res * self.auction_reserve_share))
+
+    # ------------------------------------------------------------------ paying
+
+    def on_pay(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        debt = game.debts[0]
+        amount = debt.amount
+        p = game.players[seat]
+        if p.cash >= amount:
+            return {"type": "pay"}
+        if game.rules.teams and self.trades:
+            ask = self.ask_ally(game, info, seat, amount - p.cash)
+            if ask is not None:
+                return ask
+        if liquidation(game, info, seat) < amount:
+            return {"type": "declare_bankruptcy"}
+        action = self.raise_cash(game, info, seat)
+        return action if action is not None else self.fallback(game, seat)
+
+    def raise_cash(self, game: Game, info: BoardInfo, seat: int) -> Action | None:
+        """Mortgage what earns least first, then unbuilt groups, and sell buildings only as a last resort."""
+        owner = game.owner
+        best_m = None
+        best_key: tuple[int, int] = (9, 0)
+        for i in info.companies:
+            if owner[i] != seat or not can_mortgage(game, info, seat, i):
+                continue
+            kind = info.kind[i]
+            members = info.group_members[i]
+            if kind == "street":
+                cls = 3 if owns_group(owner, members, seat) else 1
+            elif kind == "dealership":
+                cls = 2 if sum(1 for j in info.dealerships if owner[j] == seat) > 1 else 0
+            else:
+                cls = 0
+            key = (cls, -info.price[i])
+            if key < best_key:
+                best_key, best_m = key, i
+        if best_m is not None and best_key[0] < 3:
+            return {"type": "mortgage", "square": best_m}
+        best_s = None
+        best_loss = float("inf")
+        for i in info.companies:
+            if owner[i] == seat and can_sell(game, info, seat, i):
+                lvl = game.level[i]
+                loss = (info.rents[i][lvl] - info.rents[i][lvl - 1]) / info.level_cost[i]
+                if loss < best_loss:
+                    best_loss, best_s = loss, i
+        if best_m is not None and (best_s is None or best_key[0] == 3):
+            return {"type": "mortgage", "square": best_m}
+        if best_s is not None:
+            return {"type": "sell", "square": best_s}
+        return None
+
+    # ------------------------------------------------------------------ corner 20, Speed's die
+
+    def on_jackpot(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        """A fair bet: worth the variance only with cash to spare, and only when not already ahead."""
+        p = game.players[seat]
+        res = reserve(game, info, seat)
+        if p.cash >= res + 4000:
+            mine = p.cash + holding_value(game, info, seat)
+            best_other = max(
+                (q.cash + holding_value(game, info, q.seat) for q in game.players if not q.out and q.seat != seat),
+                default=0.0,
+            )
+            if mine < best_other:
+                return {"type": "jackpot_bet", "numbers": sorted(self.rng.sample(range(1, 7), 3))}
+        return {"type": "jackpot_decline"}
+
+    def square_score(self, game: Game, info: BoardInfo, seat: int, dest: int, salary: int) -> float:
+        """How welcome a landing on ``dest`` is: buying chances up, rents and taxes down."""
+        score = float(salary)
+        kind = info.kind[dest]
+        p = game.players[seat]
+        if kind in ("street", "dealership", "utility"):
+            o = game.owner[dest]
+            if o is None:
+                price = info.price[dest]
+                if p.cash >= price:
+                    score += max(0.0, marginal_value(game, info, seat, dest) - price) + 0.2 * price
+            elif not allies(game, o, seat):
+                score -= rent_estimate(game, info, dest)
+        elif kind == "tax":
+            score -= info.tax[dest]
+        elif kind == "event":
+            score -= 100
+        elif kind == "go_to_jail":
+            top, _ = threat_profile(game, info, seat)
+            score += 200 if top >= 1500 else -400
+        elif kind == "corner_20" and game.rules.corner_20 == "temple_of_wealth":
+            score += 500
+        return score
+
+    def on_bus(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        assert game.bus_dice is not None
+        d1, d2 = game.bus_dice
+        pos = game.players[seat].position
+        best_use, best = "sum", float("-inf")
+        for use, steps in (("sum", d1 + d2), ("first", d1), ("second", d2)):
+            dest = (pos + steps) % info.n
+            salary = 0
+            if pos + steps >= info.n:
+                salary = game.rules.salary + (game.rules.start_landing_bonus if dest == 0 else 0)
+            s = self.square_score(game, info, seat, dest, salary)
+            if s > best:
+                best, best_use = s, use
+        return {"type": "choose_bus", "use": best_use}
+
+    def on_teleport(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        """Teleport where a group completes, else to the best safe square (Start pays salary and bonus)."""
+        best_sq, best = game.players[seat].position, float("-inf")
+        start_pay = game.rules.salary + game.rules.start_landing_bonus
+        for dest in range(info.n):
+            s = self.square_score(game, info, seat, dest, start_pay if dest == 0 else 0)
+            if s > best:
+                best, best_sq = s, dest
+        return {"type": "teleport", "square": best_sq}
+
+    # ------------------------------------------------------------------ trades
+
+    def trade_deltas(self, game: Game, info: BoardInfo, proposer: int, recipient: int, give: Offer,
+                     take: Offer) -> tuple[float, float]:
+        """Each side's gain in (holding value + cash) if the trade went through."""
+        after = list(game.owner)
+        for i in give.squares:
+            after[i] = recipient
+        for i in take.squares:
+            after[i] = proposer
+        d_prop = (holding_value(game, info, proposer, after) - holding_value(game, info, proposer)
+                  + take.cash - give.cash)
+        d_rec = (holding_value(game, info, recipient, after) - holding_value(game, info, recipient)
+                 + give.cash - take.cash)
+        return d_prop, d_rec
+
+    def answer_trade(self, game: Game, info: BoardInfo, seat: int, trade: Trade) -> Action:
+        if self.accepts(game, info, seat, trade):
+            return {"type": "accept_trade", "trade": trade.id}
+        return {"type": "decline_trade", "trade": trade.id}
+
+    def accepts(self, game: Game, info: BoardInfo, seat: int, trade: Trade) -> bool:
+        cash_after = game.players[seat].cash + trade.give.cash - trade.take.cash
+        if allies(game, seat, trade.proposer):
+            # Teammates win together: help unless it leaves this seat unable to pay its way.
+            return cash_after >= min(1000, reserve(game, info, seat) // 2) or trade.take.cash == 0
+        if cash_after < 0:
+            return False
+        d_prop, d_rec = self.trade_deltas(game, info, trade.proposer, seat, trade.give, trade.take)
+        return d_rec >= 0 and d_rec >= ENVY * d_prop
+
+    def propose(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action | None:
+        """At most one proposal per turn, never one already made: complete a group, or help an ally."""
+        mem = memory(game, seat)
+        if mem.last_proposal_turn == game.turn_no:
+            return None
+        if sum(1 for t in game.trades.values() if t.proposer == seat) >= game.rules.max_open_trades:
+            return None
+        action = None
+        if game.rules.teams:
+            action = self.team_gift(game, info, seat, res)
+        if action is None:
+            action = self.completion_offer(game, info, seat, res)
+        if action is not None:
+            mem.last_proposal_turn = game.turn_no
+        return action
+
+    def _remember(self, game: Game, seat: int, to: int, give: tuple[int, ...], take: tuple[int, ...],
+                  cash_to_partner: int) -> bool:
+        """True (and recorded) if this proposal is new: same items again only later and for more cash."""
+        mem = memory(game, seat)
+        key = (to, give, take)
+        before = mem.proposals.get(key)
+        if before is not None:
+            rnd, cash = before
+            if game.round - rnd < 10 or cash_to_partner <= cash:
+                return False
+        mem.proposals[key] = (game.round, cash_to_partner)
+        return True
+
+    def completion_offer(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action | None:
+        from opolyx.engine.state import Offer
+
+        owner = game.owner
+        cash = game.players[seat].cash
+        for _g, members in info.groups:
+            mine = [j for j in members if owner[j] == seat]
+            if len(mine) != len(members) - 1:
+                continue
+            missing = next(j for j in members if owner[j] != seat)
+            o = owner[missing]
+            if o is None or game.players[o].out or allies(game, o, seat):
+                continue
+            if not tradeable(game, info, o, missing):
+                continue
+            value = game.trade_value(Offer(0, (missing,)))
+            take = Offer(0, (missing,))
+            # Swap when the partner is one street short of a group too and we hold it.
+            swap = self._swap_square(game, info, seat, o)
+            options: list[tuple[int, ...]] = [(swap,)] if swap is not None else []
+            options.append(())
+            for give_squares in options:
+                offer = self._cash_for(game, info, seat, o, give_squares, take, value, cash, res)
+                if offer is None:
+                    continue
+                if not self._remember(game, seat, o, offer.squares, take.squares, offer.cash):
+                    continue
+                return {"type": "propose_trade", "to": o, "give": offer.to_public(), "take": take.to_public()}
+        return None
+
+    def _swap_square(self, game: Game, info: BoardInfo, seat: int, partner: int) -> int | None:
+        owner = game.owner
+        for _g, members in info.groups:
+            theirs = sum(1 for j in members if owner[j] == partner)
+            if theirs != len(members) - 1:
+                continue
+            for j in members:
+                if owner[j] == seat and tradeable(game, info, seat, j):
+                    return j
+        return None
+
+    def _cash_for(self, game: Game, info: BoardInfo, seat: int, partner: int, give_squares: tuple[int, ...],
+                  take: Offer, value: int, cash: int, res: int) -> Offer | None:
+        """The least cash (in steps of 100) the partner's judgement should accept, within fairness.
+
+        Cash moves both gains linearly (the proposer's down, the partner's up), so the answer is solved
+        for rather than searched.
+        """
+        from opolyx.engine.state import Offer
+
+        give_value = game.trade_value(Offer(0, give_squares))
+        d_prop, d_rec = self.trade_deltas(game, info, seat, partner, Offer(0, give_squares), take)
+        need = max(-d_rec, (ENVY * d_prop - d_rec) / (1 + ENVY), value / 2 - give_value, 0.0)
+        c = int(-(-need // 100) * 100)
+        if c == 0 and not give_squares:
+            c = 100
+        if give_value + c > 2 * value or c > cash - res // 2:
+            return None
+        if min(give_value + c, value) * 100 < max(give_value + c, value) * game.rules.trade_fairness_percent:
+            return None
+        if d_prop - c <= 0 or d_prop - c < ENVY * (d_rec + c):
+            return None
+        return Offer(c, give_squares)
+
+    def team_gift(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action | None:
+        """Allies share: hand over a street that completes their group, or cash when they run short."""
+        owner = game.owner
+        me = game.players[seat]
+        for q in game.players:
+            if q.out or q.seat == seat or not allies(game, q.seat, seat):
+                continue
+            for _g, members in info.groups:
+                theirs = sum(1 for j in members if owner[j] == q.seat)
+                if theirs != len(members) - 1:
+                    continue
+                for j in members:
+                    if owner[j] == seat and tradeable(game, info, seat, j) and self._remember(
+                        game, seat, q.seat, (j,), (), 0
+                    ):
+                        return {"type": "propose_trade", "to": q.seat, "give": {"cash": 0, "squares": [j]},
+                                "take": {"cash": 0, "squares": []}}
+            need = reserve(game, info, q.seat) - q.cash
+            spare = me.cash - 2 * res
+            if need > 0 and spare > 500:
+                gift = min(need, spare) // 100 * 100
+                if gift > 0:
+                    return {"type": "propose_trade", "to": q.seat, "give": {"cash": gift, "squares": []},
+                            "take": {"cash": 0, "squares": []}}
+        return None
+
+    def ask_ally(self, game: Game, info: BoardInfo, seat: int, short: int) -> Action | None:
+        """In a pay step, ask a teammate with spare cash before mortgaging or going bankrupt."""
+        mem = memory(game, seat)
+        if mem.last_proposal_turn == game.turn_no:
+            return None
+        if sum(1 for t in game.trades.values() if t.proposer == seat) >= game.rules.max_open_trades:
+            return None
+        for q in game.players:
+            if q.out or q.seat == seat or not allies(game, q.seat, seat):
+                continue
+            ask = (short + 99) // 100 * 100
+            if q.cash - ask >= min(1000, reserve(game, info, q.seat) // 2):
+                mem.last_proposal_turn = game.turn_no
+                return {"type": "propose_trade", "to": q.seat, "give": {"cash": 0, "squares": []},
+                        "take": {"cash": ask, "squares": []}}
+        return None

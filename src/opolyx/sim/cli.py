@@ -1,0 +1,69 @@
+"""``opolyx simulate``: play many bot games and print (or save) the balancing figures."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from opolyx.rules import mode_names
+from opolyx.sim.runner import SimConfig, bots_list, default_bots, format_report, simulate
+from opolyx.sim.stats import Record
+
+
+def simulate_command(
+    mode: Annotated[str, typer.Option(help="Game mode: " + ", ".join(mode_names()) + ".")] = "classic",
+    seats: Annotated[int, typer.Option(help="Seats per game.")] = 4,
+    bots: Annotated[
+        str,
+        typer.Option(help="Comma-separated strengths (easy, normal, hard), one per seat; a shorter list repeats."),
+    ] = "normal",
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Master seed; each game's seed derives from it and the game index.")] = 1,
+    workers: Annotated[int, typer.Option(min=1, help="Processes to play in (results do not depend on it).")] = 1,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Write every figure to this JSON file.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Draw landing heat and win rates to this PNG file.")] = None,
+    rotate: Annotated[bool, typer.Option(help="Rotate the line-up every game to cancel seat effects.")] = True,
+    vip: Annotated[bool, typer.Option(help="Seat VIP accounts (enables Halal's Murabaha).")] = False,
+    hard_ms: Annotated[
+        float | None, typer.Option(help="Hard bot look-ahead budget per decision in ms (default 30).")
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Play bot games and report speed, game length, endings, win rates, landings, rent and money."""
+    if mode not in mode_names():
+        raise typer.BadParameter(f"unknown mode {mode!r}; modes: {', '.join(mode_names())}", param_hint="--mode")
+    given = bots_list(bots)
+    unknown = [b for b in given if b not in ("easy", "normal", "hard")]
+    if unknown:
+        raise typer.BadParameter(f"unknown strength(s) {', '.join(unknown)}", param_hint="--bots")
+    line_up = default_bots(seats, given)
+    if len(line_up) != seats:
+        raise typer.BadParameter(f"{len(line_up)} bots for {seats} seats", param_hint="--bots")
+    config = SimConfig(mode=mode, seats=seats, bots=line_up, games=games, seed=seed, rotate=rotate, vip=vip,
+                       hard_ms=hard_ms)
+
+    def bar(records: Iterator[Record], total: int) -> Iterator[Record]:
+        from tqdm import tqdm
+
+        yield from tqdm(records, total=total, unit="game", disable=not progress, leave=False)
+
+    try:
+        data = simulate(config, workers=workers, progress=bar)
+    except Exception as exc:  # an engine refusal (bad seat count for the mode, …) is a usage error here
+        code = getattr(exc, "code", None)
+        if code is None:
+            raise
+        raise typer.BadParameter(str(exc)) from exc
+    typer.echo(format_report(data))
+    if json_file is not None:
+        json_file.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+        typer.echo(f"figures written to {json_file}")
+    if plot is not None:
+        from opolyx.sim.plot import write_plot
+
+        write_plot(data, plot)
+        typer.echo(f"plot written to {plot}")

@@ -1,0 +1,170 @@
+"""Running many bot games, in one process or on every core, with the same figures either way.
+
+Each game's seed is derived from the master seed and the game's index (never from a worker's
+position or a shared generator), and results are gathered in index order, so ``--workers`` changes
+only the speed.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from opolyx.bots import derive_seed, play_game
+from opolyx.rules import load_board, load_rules
+from opolyx.sim.stats import GameCollector, Record, aggregate, game_record
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    mode: str
+    seats: int
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    rotate: bool = True
+    vip: bool = False
+    hard_ms: float | None = None
+
+
+def seat_strengths(config: SimConfig, index: int) -> list[str]:
+    """Game ``index``'s line-up; rotating it every game spreads any seat advantage over all bots."""
+    bots = list(config.bots)
+    if not config.rotate:
+        return bots
+    k = index % config.seats
+    return bots[k:] + bots[:k]
+
+
+def run_one(config: SimConfig, index: int) -> Record:
+    from opolyx.bots import make_bot
+
+    seed = derive_seed(config.seed, "game", index)
+    strengths = seat_strengths(config, index)
+    board = load_board(load_rules(config.mode).board)
+    collector = GameCollector(board)
+    bots = [
+        make_bot(s, derive_seed(seed, "bot", k), deterministic=True, budget_ms=config.hard_ms)
+        for k, s in enumerate(strengths)
+    ]
+    info = [{"name": f"{s} {k + 1}", "bot": True, "vip": config.vip} for k, s in enumerate(strengths)]
+    game = play_game(config.mode, config.seats, seed, strengths, bots=bots, seat_info=info, on_events=collector)
+    return game_record(game, collector, index, seed, strengths)
+
+
+def _run_task(task: tuple[SimConfig, int]) -> Record:
+    return run_one(*task)
+
+
+def iter_records(config: SimConfig, workers: int = 1) -> Iterator[Record]:
+    """Records in game-index order; ``workers`` > 1 plays them in a process pool."""
+    tasks = [(config, i) for i in range(config.games)]
+    if workers <= 1 or config.games <= 1:
+        for task in tasks:
+            yield _run_task(task)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    chunk = max(1, min(16, config.games // (workers * 8)))
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap(_run_task, tasks, chunksize=chunk)
+
+
+def simulate(
+    config: SimConfig,
+    workers: int = 1,
+    progress: Callable[[Iterator[Record], int], Iterator[Record]] | None = None,
+) -> dict[str, Any]:
+    """Play ``config.games`` games and return every figure; ``performance`` is the only part that
+    depends on the machine rather than the seed."""
+    if len(config.bots) != config.seats:
+        raise ValueError(f"{config.seats} seats need {config.seats} bots, got {len(config.bots)}")
+    start = time.perf_counter()
+    records: Iterator[Record] = iter_records(config, workers)
+    if progress is not None:
+        records = progress(records, config.games)
+    collected = list(records)
+    elapsed = time.perf_counter() - start
+    board = load_board(load_rules(config.mode).board)
+    figures = aggregate(collected, board, config.seats)
+    return {
+        "config": {
+            "mode": config.mode,
+            "seats": config.seats,
+            "bots": list(config.bots),
+            "games": config.games,
+            "seed": config.seed,
+            "rotate": config.rotate,
+            "vip": config.vip,
+            "hard_ms": config.hard_ms,
+        },
+        **figures,
+        "performance": {
+            "workers": workers,
+            "seconds": elapsed,
+            "games_per_second": config.games / elapsed if elapsed else 0.0,
+            "player_turns_per_second": figures["player_turns"] / elapsed if elapsed else 0.0,
+        },
+    }
+
+
+def format_report(data: dict[str, Any]) -> str:
+    """The figures as a plain-text report for the terminal."""
+    cfg = data["config"]
+    perf = data["performance"]
+    lines = [
+        f"opolyx simulate: {cfg['games']} games of {cfg['mode']}, {cfg['seats']} seats, bots "
+        f"{','.join(cfg['bots'])}, seed {cfg['seed']}",
+        f"speed: {perf['games_per_second']:.2f} games/s, {perf['player_turns_per_second']:.0f} player-turns/s "
+        f"({perf['workers']} worker(s), {perf['seconds']:.1f} s)",
+        f"player-turns per game: {data['player_turns_per_game']:.1f}",
+    ]
+    r = data["rounds"]
+    lines.append(
+        f"rounds: mean {r['mean']:.1f}, min {r['min']}, p10 {r['p10']:.0f}, median {r['median']:.0f}, "
+        f"p90 {r['p90']:.0f}, max {r['max']}"
+    )
+    lines.append("  histogram: " + ", ".join(f"{k}: {v}" for k, v in r["histogram"].items()))
+    lines.append("ended by: " + ", ".join(
+        f"{k} {v['games']} ({v['share']:.1%})" for k, v in data["end_reasons"].items()))
+    lines.append("win rate by bot (95 % Wilson CI):")
+    for b, v in data["win_rate_by_bot"].items():
+        lines.append(f"  {b:<8} {v['rate']:6.1%}  [{v['ci95'][0]:.1%}, {v['ci95'][1]:.1%}]  "
+                     f"({v['wins']}/{v['games']} seat-games)")
+    lines.append("win rate by seat (95 % Wilson CI):")
+    for s, v in data["win_rate_by_seat"].items():
+        lines.append(f"  seat {s}   {v['rate']:6.1%}  [{v['ci95'][0]:.1%}, {v['ci95'][1]:.1%}]")
+    lines.append("landing frequency (top 10):")
+    top = sorted(data["landing_frequency"], key=lambda x: -x["landings"])[:10]
+    lines.append("  " + ", ".join(f"{x['square']} {x['id']} {x['share']:.2%}" for x in top))
+    lines.append("rent per colour group (paid by tenants / received by owners, per game):")
+    for g, v in data["rent_by_group"].items():
+        n = max(1, data["games"])
+        lines.append(f"  {g:<11} {v['paid_per_game']:10.0f} / {v['received'] / n:10.0f}")
+    money = data["money_in_play"]
+    if money:
+        marks = [m for m in money if m["round"] in (1, 10, 25, 50, 100, 200, 300, 500)] + [money[-1]]
+        seen: set[int] = set()
+        parts = []
+        for m in marks:
+            if m["round"] not in seen:
+                seen.add(m["round"])
+                parts.append(f"r{m['round']} {m['mean_cash']:.0f} ({m['games']} games)")
+        lines.append("money in play (mean total cash at round start): " + ", ".join(parts))
+    return "\n".join(lines)
+
+
+def bots_list(text: str) -> tuple[str, ...]:
+    return tuple(b.strip() for b in text.split(",") if b.strip())
+
+
+def default_bots(seats: int, given: Sequence[str]) -> tuple[str, ...]:
+    """A single strength fills every seat; a shorter list repeats, so ``--bots normal`` just works."""
+    bots = list(given)
+    if not bots:
+        bots = ["normal"]
+    while len(bots) < seats:
+        bots.append(bots[len(bots) % len(given or ["normal"])])
+    return tuple(bots[:seats]) if len(given) <= seats else tuple(bots)

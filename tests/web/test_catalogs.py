@@ -1,0 +1,136 @@
+"""Every catalog has exactly the keys of en.json, nothing is left untranslated, and every event the engine
+can emit has a log template."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from opolyx.i18n.amounts import format_amount
+from opolyx.i18n.catalog import LANGUAGES, load_catalog, placeholders, translate
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "src" / "opolyx" / "engine"
+WEB = ROOT / "src" / "opolyx" / "web"
+
+# Keys whose text is legitimately the same in every language (names of languages, symbols, the brand).
+SAME_EVERYWHERE = re.compile(
+    r"^(language\.|app\.name$|dice\.|game\.seconds$|trade\.other$|mode\.(blitz|speed|halal|fortuna)\.name$)"
+)
+
+
+def engine_event_types() -> set[str]:
+    types: set[str] = set()
+    for path in ENGINE.glob("*.py"):
+        types.update(re.findall(r'_emit\(\s*"([a-z_]+)"', path.read_text()))
+    return types
+
+
+def test_engine_emits_events() -> None:
+    assert {"dice_rolled", "rent_due", "game_over", "trade_proposed"} <= engine_event_types()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_same_keys_as_english(language: str) -> None:
+    en = load_catalog("en")
+    catalog = load_catalog(language)
+    assert set(catalog) == set(en), {
+        "missing": sorted(set(en) - set(catalog)),
+        "extra": sorted(set(catalog) - set(en)),
+    }
+    empty = [k for k, v in catalog.items() if not v.strip()]
+    assert not empty
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+def test_translated(language: str) -> None:
+    en = load_catalog("en")
+    catalog = load_catalog(language)
+    same = [k for k in en if catalog[k] == en[k] and not SAME_EVERYWHERE.match(k)]
+    # A few words are the same in several languages (Chat, Jackpot, Murabaha, online, Team…); keep it small.
+    assert len(same) <= 16, same
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_placeholders_match_english(language: str) -> None:
+    en = load_catalog("en")
+    catalog = load_catalog(language)
+    wrong = {
+        k: (placeholders(en[k]), placeholders(v)) for k, v in catalog.items() if placeholders(v) != placeholders(en[k])
+    }
+    assert not wrong
+
+
+def test_every_engine_event_has_a_log_template() -> None:
+    en = load_catalog("en")
+    missing = sorted(t for t in engine_event_types() if f"log.{t}" not in en)
+    assert not missing
+
+
+def test_the_client_renders_every_engine_event() -> None:
+    source = (WEB / "js" / "log.js").read_text()
+    rendered = set(re.findall(r"^\s+([a-z_]+): \(e\) =>", source, re.M))
+    missing = sorted(engine_event_types() - rendered)
+    assert not missing
+
+
+def test_every_literal_key_in_the_client_exists() -> None:
+    en = load_catalog("en")
+    keys: set[str] = set()
+    for path in (WEB / "js").rglob("*.js"):
+        text = path.read_text()
+        keys.update(re.findall(r"\bt\('([a-z0-9_.]+)'", text))
+        keys.update(re.findall(r"'((?:log|error|pay|trade|action|over)\.[a-z0-9_.]+)'", text))
+    missing = sorted(k for k in keys if k not in en)
+    assert not missing
+
+
+def test_templated_keys_exist() -> None:
+    """Keys the client builds from data: modes, decisions, reasons, cards, squares, groups."""
+    en = load_catalog("en")
+    import json
+
+    data = ROOT / "src" / "opolyx" / "rules" / "data"
+    modes = json.loads((data / "modes.json").read_text())["modes"]
+    cards = json.loads((data / "cards.json").read_text())["cards"]
+    board = json.loads((data / "board_classic.json").read_text())["squares"]
+    wanted = {f"mode.{m}.{x}" for m in modes for x in ("name", "desc")}
+    wanted |= {f"card.{c['id']}" for c in cards}
+    for m in modes.values():
+        wanted |= {f"card.{v}" for v in m.get("card_names", {}).values()}
+        if "corner_20" in m:
+            wanted.add(f"square.{m['corner_20']}")
+    wanted |= {f"group.{s['group']}" for s in board if s.get("group")}
+    wanted |= {f"square.{s['id']}" for s in board if s["kind"] in ("start", "tax", "jail", "go_to_jail")}
+    wanted |= {f"decision.{d}" for d in ("roll", "jail", "buy", "bid", "pay", "jackpot", "bus", "teleport", "trade")}
+    wanted |= {f"you.{d}" for d in ("roll", "jail", "buy", "bid", "pay", "jackpot", "bus", "teleport", "trade")}
+    wanted |= {f"pay.reason.{r}" for r in ("rent", "tax", "card", "bail", "murabaha")}
+    wanted |= {f"over.reason.{r}" for r in ("round_limit", "last_player", "last_team")}
+    wanted |= {f"player.out.{r}" for r in ("bankrupt", "forfeit", "resigned")}
+    wanted |= {f"log.player_out.{r}" for r in ("bankrupt", "forfeit", "resigned")}
+    wanted |= {f"log.cash_received.{r}" for r in ("salary", "start_landing", "lucky_eight", "card", "jackpot")}
+    wanted |= {f"log.jailed.{r}" for r in ("go_to_jail", "card", "third_doubles")}
+    wanted |= {f"log.auction_passed.{r}" for r in ("pass", "timeout", "cash")}
+    wanted |= {f"log.trade_lapsed.{r}" for r in ("expired", "invalid", "player_out")}
+    wanted |= {f"lobby.status.{s}" for s in ("waiting", "running", "finished", "closed")}
+    wanted |= {f"strength.{s}" for s in ("easy", "normal", "hard")}
+    wanted |= {f"language.{lang}" for lang in LANGUAGES}
+    missing = sorted(wanted - set(en))
+    assert not missing
+
+
+def test_translate_fills_placeholders() -> None:
+    assert translate("log.auction_bid", "en", player="Ana", amount="1,200") == "Ana bids 1,200."
+    assert translate("no.such.key", "de") == "no.such.key"
+
+
+def test_js_amounts_mirror_python() -> None:
+    """The client's formatAmount mirrors format_amount; pin the zh cases the JS special-cases."""
+    js = (WEB / "js" / "i18n.js").read_text()
+    assert "万" in js and "1250" in js and "6250" in js
+    assert format_amount(15000, "zh") == "1.5万"
+    assert format_amount(11250, "zh") == "1.12万"  # an exact binary tie: rounded to even
+    assert format_amount(13750, "zh") == "1.38万"
+    assert format_amount(9999, "zh") == "9999"

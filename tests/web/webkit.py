@@ -1,0 +1,116 @@
+"""Helpers that drive the opolyx client the way a person does: through its buttons."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+DEFAULT_TIMEOUT = 15_000
+
+
+def sign_in(page: Any, nickname: str, language: str = "en") -> None:
+    page.goto("/")
+    page.wait_for_selector("input[name=nickname]", timeout=DEFAULT_TIMEOUT)
+    page.fill("input[name=nickname]", nickname)
+    page.select_option("select[name=language]", language)
+    page.click("[data-action=play]")
+    page.wait_for_selector(".lobby-screen", timeout=DEFAULT_TIMEOUT)
+
+
+def create_room(page: Any, mode: str, seats: int, private: bool = False) -> None:
+    page.click(f"label.mode-option:has(input[value={mode}])")
+    page.select_option("select[name=seats]", str(seats))
+    if private:
+        page.check("input[name=private]")
+    page.click("[data-action=create]")
+    page.wait_for_selector(".room-screen .seats", timeout=DEFAULT_TIMEOUT)
+
+
+def add_bots(page: Any, n: int, strength: str = "normal") -> None:
+    for _ in range(n):
+        before = page.locator(".seat.taken").count()
+        page.select_option("select[name=strength]", strength)
+        page.click("[data-action=add-bot]")
+        page.wait_for_function(f"document.querySelectorAll('.seat.taken').length > {before}", timeout=DEFAULT_TIMEOUT)
+
+
+def start_game(page: Any) -> None:
+    page.click("[data-action=start]")
+    page.wait_for_selector("svg.board .cell", timeout=DEFAULT_TIMEOUT)
+
+
+def shot(page: Any, folder: Path, name: str) -> None:
+    page.screenshot(path=str(folder / f"{name}.png"))
+
+
+def game_state(page: Any) -> dict[str, Any]:
+    """What the client shows: read from its store, for assertions only (never to act)."""
+    return page.evaluate(
+        """async () => {
+            const m = await import('/js/store.js');
+            const s = m.state;
+            return {over: !!(s.game && s.game.over), seat: s.you && s.you.seat, game: s.game,
+                    legal: s.legal.map((a) => a.type), log: s.log.map((e) => e.ev.type)};
+        }"""
+    )
+
+
+def visible(page: Any, selector: str) -> bool:
+    loc = page.locator(selector)
+    return loc.count() > 0 and loc.first.is_visible()
+
+
+def click_if(page: Any, selector: str) -> bool:
+    # The table moves on by itself (bots, clocks): a button may vanish between looking and clicking.
+    loc = page.locator(selector)
+    try:
+        if loc.count() and loc.first.is_visible() and loc.first.is_enabled(timeout=500):
+            loc.first.click(timeout=2000)
+            return True
+    except Exception:
+        return False
+    return False
+
+
+def play_step(page: Any, *, buy: bool = True) -> bool:
+    """Take one sensible decision with the buttons on screen; False when there was nothing to do."""
+    if visible(page, ".modal.square-modal"):
+        click_if(page, ".modal.square-modal .close")
+    if visible(page, "[data-panel=pay]") and not visible(page, "[data-panel=pay] [data-action=pay]"):
+        # Short of cash: raise it right there (sell levels first, then mortgage), or give up when offered.
+        for sel in ("[data-panel=pay] [data-action=sell]", "[data-panel=pay] [data-action=mortgage]"):
+            if click_if(page, sel):
+                return True
+        if click_if(page, "[data-panel=pay] button.danger"):
+            return click_if(page, ".confirm button.danger")
+        return False
+    order = ["[data-action=pay]", "[data-action=roll]", "[data-action=jail_roll]"]
+    order += ["[data-action=buy]"] if buy else []
+    order += [
+        "[data-action=decline]",
+        "[data-action=pass]",
+        "[data-action=jackpot_decline]",
+        "[data-action=decline_trade]",
+        "[data-action=choose_bus][data-use=sum]",
+    ]
+    for sel in order:
+        if click_if(page, sel):
+            return True
+    if visible(page, "[data-panel=teleport]"):
+        try:
+            page.select_option("[data-panel=teleport] select", index=1, timeout=1000)
+        except Exception:
+            return False
+        return click_if(page, "[data-action=teleport]")
+    return False
+
+
+def wait_until(predicate: Any, timeout: float = 15.0, step: float = 0.05) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError("condition not met in time")
