@@ -4,6 +4,8 @@ Prints actions/s and send→event latency (p50/p95/p99) for the given number of 
 
     python benchmarks/load.py --server http://127.0.0.1:8000 --clients 50 --seconds 30
     python benchmarks/load.py --clients 20          # starts its own server on a temporary SQLite file
+    python benchmarks/load.py --sweep 10,20,50,100,200 --seconds 8
+    python benchmarks/load.py --sweep 10,20,50 --database postgresql+asyncpg://postgres@127.0.0.1/test
 
 Each room holds two people (two clients) in Blitz; bots are not used so every action is a measured one.
 Uses only httpx and websockets against the documented protocol (docs/protocol.md).
@@ -14,7 +16,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
+import secrets
 import socket
 import statistics
 import subprocess
@@ -123,29 +127,74 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-async def run(server: str, clients: int, seconds: float) -> None:
+def _measure(server: str, clients: int, seconds: float, first_room: int) -> tuple[list[float], int, int]:
     stats = Stats()
-    start = time.perf_counter()
-    stop = start + seconds
-    await asyncio.gather(*(room_pair(server, stats, stop, i) for i in range(max(1, clients // 2))))
-    elapsed = time.perf_counter() - start
-    print(f"clients: {clients}  rooms: {max(1, clients // 2)}  seconds: {elapsed:.1f}  games finished: {stats.games}")
-    print(f"actions: {stats.actions}  actions/s: {stats.actions / elapsed:.1f}")
-    if stats.latencies:
-        print(
-            "send→event latency ms: "
-            f"p50 {pct(stats.latencies, 0.50):.1f}  p95 {pct(stats.latencies, 0.95):.1f}  "
-            f"p99 {pct(stats.latencies, 0.99):.1f}  mean {statistics.fmean(stats.latencies) * 1000:.1f}"
-        )
+
+    async def go() -> None:
+        stop = time.perf_counter() + seconds
+        rooms = max(1, clients // 2)
+        tasks = [asyncio.create_task(room_pair(server, stats, stop, first_room + i)) for i in range(rooms)]
+        # A client waiting on a room that is idle until a clock fires would hold the run open: the
+        # window is fixed, stragglers are cancelled a moment after it closes.
+        _, late = await asyncio.wait(tasks, timeout=seconds + 2)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+
+    asyncio.run(go())
+    return stats.latencies, stats.actions, stats.games
 
 
-def own_server(tmp: str) -> tuple[subprocess.Popen[bytes], str]:
+def measure(server: str, clients: int, seconds: float, procs: int) -> dict[str, float]:
+    """Run ``clients`` clients for ``seconds`` (spread over ``procs`` client processes)."""
+    if procs <= 1:
+        results = [_measure(server, clients, seconds, 0)]
+    else:
+        share = [clients // procs + (1 if i < clients % procs else 0) for i in range(procs)]
+        with multiprocessing.Pool(procs) as pool:
+            results = pool.starmap(
+                _measure, [(server, n, seconds, 10_000 * i) for i, n in enumerate(share) if n > 0]
+            )
+    elapsed = seconds
+    latencies = [x for r in results for x in r[0]]
+    actions = sum(r[1] for r in results)
+    return {
+        "clients": clients,
+        "rooms": max(1, clients // 2),
+        "seconds": elapsed,
+        "games": sum(r[2] for r in results),
+        "actions": actions,
+        "rate": actions / elapsed,
+        "p50": pct(latencies, 0.50),
+        "p95": pct(latencies, 0.95),
+        "p99": pct(latencies, 0.99),
+        "mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
+    }
+
+
+HEADER = f"{'clients':>7} {'rooms':>5} {'actions/s':>9} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'games':>5}"
+
+
+def row(m: dict[str, float]) -> str:
+    return (
+        f"{m['clients']:>7} {m['rooms']:>5} {m['rate']:>9.1f} {m['p50']:>7.1f} {m['p95']:>7.1f} "
+        f"{m['p99']:>7.1f} {m['games']:>5}"
+    )
+
+
+def own_server(tmp: str, database: str | None) -> tuple[subprocess.Popen[bytes], str, str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = dict(os.environ)
     src = Path(__file__).resolve().parents[1] / "src"
     env["PYTHONPATH"] = f"{src}{os.pathsep}{env.get('PYTHONPATH', '')}"
+    schema = ""
+    if database:
+        env["OPOLYX_DATABASE_URL"] = database
+        if database.startswith("postgresql"):
+            schema = f"load_{secrets.token_hex(4)}"
+            env["OPOLYX_DATABASE_SCHEMA"] = schema
     env.update({
         "OPOLYX_DATA_DIR": tmp,
         "OPOLYX_PORT": str(port),
@@ -161,29 +210,61 @@ def own_server(tmp: str) -> tuple[subprocess.Popen[bytes], str]:
     for _ in range(300):
         try:
             if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                return proc, base
+                return proc, base, schema
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
     raise SystemExit("server did not start")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description="opolyx WebSocket load test")
-    parser.add_argument("--server", help="base URL of a running server (rate limits must allow the load)")
-    parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    args = parser.parse_args()
+def drop_schema(database: str, schema: str) -> None:
+    from opolyx.storage.testing import _pg_exec
+
+    asyncio.run(_pg_exec(database, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+
+def point(args: argparse.Namespace, clients: int) -> dict[str, float]:
     if args.server:
-        asyncio.run(run(args.server.rstrip("/"), args.clients, args.seconds))
-        return
+        return measure(args.server.rstrip("/"), clients, args.seconds, args.procs)
+    # A fresh server and database for every point, so one point's leftovers never slow the next.
     with tempfile.TemporaryDirectory() as tmp:
-        proc, base = own_server(tmp)
+        proc, base, schema = own_server(tmp, args.database)
         try:
-            asyncio.run(run(base, args.clients, args.seconds))
+            return measure(base, clients, args.seconds, args.procs)
         finally:
             proc.terminate()
             proc.wait()
+            if schema:
+                drop_schema(args.database, schema)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="opolyx WebSocket load test")
+    parser.add_argument("--server", help="base URL of a running server (rate limits must allow the load)")
+    parser.add_argument("--database", help="database URL for the server this script starts (default SQLite)")
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--sweep", help="comma-separated client counts, e.g. 10,20,50,100,200: prints a table")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--procs", type=int, default=1, help="client processes the clients are spread over")
+    parser.add_argument("--target-p99", type=float, default=50.0, help="ms; report the largest load under it")
+    args = parser.parse_args()
+    counts = [int(x) for x in args.sweep.split(",")] if args.sweep else [args.clients]
+    where = args.server or (args.database.split("@")[-1] if args.database else "own server, SQLite")
+    print(f"opolyx load: {where}; {args.seconds:g} s per point; {args.procs} client process(es)")
+    print(HEADER, flush=True)
+    best: dict[str, float] | None = None
+    for n in counts:
+        m = point(args, n)
+        print(row(m), flush=True)
+        if m["p99"] < args.target_p99 and (best is None or m["clients"] > best["clients"]):
+            best = m
+    if best is None:
+        print(f"no load kept p99 under {args.target_p99:g} ms")
+    else:
+        print(
+            f"largest load with p99 < {args.target_p99:g} ms: {best['clients']} clients, "
+            f"{best['rate']:.0f} actions/s (p99 {best['p99']:.1f} ms)"
+        )
 
 
 if __name__ == "__main__":

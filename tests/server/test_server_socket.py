@@ -176,12 +176,13 @@ def test_management_does_not_reset_the_turn_clock(
     ann, _room = _running_room(people)
     snap = _wait_my_turn(ann, 0)
     turn = next(d for d in snap["deadlines"] if d["kind"] == "turn")
-    time.sleep(0.3)
+    time.sleep(0.6)
     ann.send({"type": "chat", "text": "thinking"})
     ann.send({"type": "sync"})
     again = ann.recv_until("snapshot")
     same = next(d for d in again["deadlines"] if d["id"] == turn["id"])
-    assert same["ends_at"] == pytest.approx(turn["ends_at"], abs=0.05)
+    # A reset would move the deadline 0.6 s later; the margin only absorbs scheduling jitter on a busy host.
+    assert same["ends_at"] == pytest.approx(turn["ends_at"], abs=0.2)
     assert same["remaining"] < turn["remaining"]
 
 

@@ -19,11 +19,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from opolyx.server import errors as E
+from opolyx.server.cluster import Cluster
 from opolyx.server.engine_api import EngineApi, load_engine
 from opolyx.server.errors import ApiError
-from opolyx.server.hub import HubContext
+from opolyx.server.hub import HubContext, Peer, RoomHub
 from opolyx.server.identity import SessionSigner, resolve_secret
-from opolyx.server.ratelimit import RateLimiter, Rule
+from opolyx.server.ratelimit import RateLimiter, Rule, SharedRateLimiter
 from opolyx.server.rooms import RoomService
 from opolyx.server.settings import Settings
 from opolyx.storage import SqlStore, Store
@@ -42,17 +43,17 @@ class Services:
     rooms: RoomService
 
 
-def make_limiter(settings: Settings) -> RateLimiter:
-    return RateLimiter(
-        {
+def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimiter:
+    rules = {
             "join": Rule(settings.rate_join_burst, settings.rate_join_per_second),
             "create": Rule(settings.rate_create_burst, settings.rate_create_per_second),
             "chat": Rule(settings.rate_chat_burst, settings.rate_chat_per_second),
             "session": Rule(settings.rate_session_burst, settings.rate_session_per_second),
             "ws": Rule(settings.rate_ws_burst, settings.rate_ws_per_second),
-        },
-        address_factor=settings.rate_address_factor,
-    )
+    }
+    if cluster is not None:
+        return SharedRateLimiter(rules, cluster.redis, address_factor=settings.rate_address_factor)
+    return RateLimiter(rules, address_factor=settings.rate_address_factor)
 
 
 def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineApi] | None = None) -> FastAPI:
@@ -63,18 +64,33 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await SqlStore.open(settings.resolved_database_url(), schema=settings.database_schema)
+        cluster = Cluster(settings.redis_url, settings.cluster_lease_seconds) if settings.redis_url else None
         try:
             signer = SessionSigner(resolve_secret(settings), settings.session_max_age_days * 86400)
-            rooms = RoomService(HubContext(settings, store, engine_loader))
-            app.state.services = Services(settings, store, signer, make_limiter(settings), rooms)
+            rooms = RoomService(HubContext(settings, store, engine_loader), cluster)
+            services = Services(settings, store, signer, make_limiter(settings, cluster), rooms)
+            app.state.services = services
+
+            async def on_frame(hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
+                await handle_frame(services, hub, conn, raw)
+
+            rooms.on_frame = on_frame
+            await rooms.start_cluster()
             restored = await rooms.restore()
             rooms.start_checkpoints()
-            log.info("opolyx ready (%d unfinished games restored): open %s", restored, settings.public_url())
+            log.info(
+                "opolyx ready (%d unfinished games restored%s): open %s",
+                restored,
+                f"; cluster node {cluster.node}" if cluster else "",
+                settings.public_url(),
+            )
             try:
                 yield
             finally:
                 await rooms.close()
         finally:
+            if cluster is not None:
+                await cluster.close()
             await store.close()
 
     app = FastAPI(
@@ -106,6 +122,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     from opolyx.server.lobby import router as lobby_router
+    from opolyx.server.ws import handle_frame
     from opolyx.server.ws import router as ws_router
 
     app.include_router(lobby_router)

@@ -78,7 +78,26 @@ def dumps(payload: JSON) -> str:
     return json.dumps(payload, separators=(",", ":"), default=str)
 
 
-class Connection:
+class Peer:
+    """Whoever the hub sends frames to: a WebSocket here, or (cluster.py) a client of another process."""
+
+    id: str
+    user: UserRecord
+    address: str
+    closed: bool
+
+    def send(self, payload: JSON) -> None:
+        if not self.closed:
+            self.send_text(dumps(payload))
+
+    def send_text(self, text: str) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class Connection(Peer):
     """One WebSocket; writes go through a queue so a slow client never blocks the room's lock."""
 
     def __init__(self, ws: WebSocket, user: UserRecord, address: str, queue_limit: int) -> None:
@@ -90,7 +109,8 @@ class Connection:
         self.closed = False
         self.id = secrets.token_hex(6)
 
-    def send(self, payload: JSON) -> None:
+    def send_text(self, text: str) -> None:
+        """Queue an already serialised frame (a broadcast serialises once per seat, not per socket)."""
         if self.closed:
             return
         if self.queue.qsize() >= self.queue_limit:
@@ -98,7 +118,7 @@ class Connection:
             log.warning("connection %s lags behind, closing it", self.id)
             self.close()
             return
-        self.queue.put_nowait(dumps(payload))
+        self.queue.put_nowait(text)
 
     def close(self) -> None:
         if not self.closed:
@@ -135,7 +155,7 @@ class RoomHub:
         self.game: GameLike | None = None
         self.log: list[tuple[int | None, JSON]] = []
         self.snap: JSON | None = None
-        self.conns: set[Connection] = set()
+        self.conns: set[Peer] = set()
         self.clocks = ClockBook(ctx.settings.clock_scale)
         self.chat_log: deque[JSON] = deque(maxlen=ctx.settings.chat_history)
         self.rng = random.Random()
@@ -218,7 +238,7 @@ class RoomHub:
             log.exception("legal_actions failed for seat %s in room %s", seat, self.room.id)
             return []
 
-    def snapshot_for(self, conn: Connection, ref: Any = None) -> JSON:
+    def snapshot_for(self, conn: Peer, ref: Any = None) -> JSON:
         seat = self.room.seat_of(conn.user.id)
         seat_no = seat.seat if seat else None
         return {
@@ -247,7 +267,7 @@ class RoomHub:
 
     # --- connections ---------------------------------------------------------------------------------
 
-    async def attach(self, conn: Connection) -> None:
+    async def attach(self, conn: Peer) -> None:
         async with self.lock:
             first = conn.user.id not in self.connected_users()
             self.conns.add(conn)
@@ -256,7 +276,7 @@ class RoomHub:
             if first and seat is not None:
                 self.broadcast({"type": "presence", "seat": seat.seat, "name": seat.name, "connected": True})
 
-    async def detach(self, conn: Connection) -> None:
+    async def detach(self, conn: Peer) -> None:
         async with self.lock:
             self.conns.discard(conn)
             seat = self.room.seat_of(conn.user.id)
@@ -264,7 +284,7 @@ class RoomHub:
                 # The seat is held and its clocks keep running; the table just sees it is away.
                 self.broadcast({"type": "presence", "seat": seat.seat, "name": seat.name, "connected": False})
 
-    async def send_snapshot(self, conn: Connection, ref: Any = None) -> None:
+    async def send_snapshot(self, conn: Peer, ref: Any = None) -> None:
         async with self.lock:
             conn.send(self.snapshot_for(conn, ref))
 
@@ -272,7 +292,7 @@ class RoomHub:
 
     async def submit(
         self,
-        conn: Connection,
+        conn: Peer,
         action: JSON,
         *,
         ref: Any = None,
@@ -293,7 +313,7 @@ class RoomHub:
             await self._apply(mine.seat, action, origin=conn, ref=ref)
 
     async def _apply(
-        self, seat: int | None, action: JSON, *, origin: Connection | None = None, ref: Any = None
+        self, seat: int | None, action: JSON, *, origin: Peer | None = None, ref: Any = None
     ) -> None:
         game = self.game
         assert game is not None
@@ -314,9 +334,9 @@ class RoomHub:
             log.warning("engine seq %s != server seq %s in room %s", engine_seq, seq, self.room.id)
         self.clocks.sync(snap)
         try:
-            await self.ctx.store.append_action(
-                self.room.id, seq, seat, action, clocks=self.clocks.to_store()
-            )
+            # Clocks are not written here: the periodic checkpoint (one transaction for every room)
+            # bounds what a crash can give back, without a second write per action.
+            await self.ctx.store.append_action(self.room.id, seq, seat, action)
         except Exception as exc:
             log.exception("could not store action %s of room %s", seq, self.room.id)
             self._rebuild()
@@ -337,14 +357,18 @@ class RoomHub:
             "result": snap.get("result") if over else None,
             "deadlines": self.clocks.public() if not over else [],
         }
-        legal_cache: dict[int | None, list[JSON]] = {}
+        # Legal actions and the serialised frame are computed once per seat, not once per socket.
+        texts: dict[int | None, str] = {}
         for conn in list(self.conns):
             mine = self.room.seat_of(conn.user.id)
             s = mine.seat if mine else None
-            if s not in legal_cache:
-                legal_cache[s] = self._legal(s)
-            frame = dict(base, legal=legal_cache[s], ref=ref if conn is origin else None)
-            conn.send(frame)
+            if conn is origin:
+                conn.send(dict(base, legal=self._legal(s), ref=ref))
+                continue
+            text = texts.get(s)
+            if text is None:
+                text = texts[s] = dumps(dict(base, legal=self._legal(s), ref=None))
+            conn.send_text(text)
         if room_changed:
             self.broadcast_room()
         self._arm()
@@ -433,6 +457,12 @@ class RoomHub:
                 self._arm_timer()
             except Exception:
                 log.exception("timeout %s failed in room %s", key, self.room.id)
+
+    def clocks_to_checkpoint(self) -> JSON | None:
+        """The clocks to write at the next checkpoint, or None when there is nothing running."""
+        if self.room.status == RUNNING and self.clocks.running and not self.closed:
+            return self.clocks.to_store()
+        return None
 
     async def checkpoint(self) -> None:
         """Write the time left on each clock, so a restart resumes about where a crash stopped it."""
@@ -624,7 +654,7 @@ class RoomHub:
 
     # --- chat ----------------------------------------------------------------------------------------
 
-    async def chat(self, conn: Connection, text: str) -> None:
+    async def chat(self, conn: Peer, text: str) -> None:
         text = text.strip()
         if not text:
             raise ActionRefused(E.CHAT_EMPTY, "empty message")

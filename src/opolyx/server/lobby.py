@@ -77,11 +77,11 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def rate_limit(svc: Services, kind: str, request: Request, user: UserRecord | None = None) -> None:
+async def rate_limit(svc: Services, kind: str, request: Request, user: UserRecord | None = None) -> None:
     keys = [f"addr:{client_address(request)}"]
     if user is not None:
         keys.append(f"user:{user.id}")
-    if not svc.limiter.allow(kind, *keys):
+    if not await svc.limiter.take(kind, *keys):
         raise ApiError(429, E.RATE_LIMITED, f"too many {kind} requests; slow down")
 
 
@@ -104,7 +104,7 @@ async def start_session(
     body: SessionIn, request: Request, response: Response, svc: Svc, user: MaybeUser
 ) -> SessionOut:
     """Play as a guest: a nickname and a language give a signed session cookie (and the same token)."""
-    rate_limit(svc, "session", request)
+    await rate_limit(svc, "session", request)
     if user is None:
         user = await svc.store.create_user(new_user_id(), body.nickname, body.language)
     else:
@@ -153,7 +153,7 @@ async def list_rooms(svc: Svc, viewer: MaybeUser) -> RoomList:
 @router.post("/api/rooms", tags=["lobby"], status_code=201)
 async def create_room(body: RoomCreate, request: Request, svc: Svc, user: User) -> RoomOut:
     """Create a room and sit in it. Private rooms get a join code (shown to those seated)."""
-    rate_limit(svc, "create", request, user)
+    await rate_limit(svc, "create", request, user)
     hub = await svc.rooms.create(user, body.mode, body.seats, body.public)
     return room_out(hub, user)
 
@@ -161,55 +161,44 @@ async def create_room(body: RoomCreate, request: Request, svc: Svc, user: User) 
 @router.get("/api/rooms/{room_id}", tags=["lobby"])
 async def get_room(room_id: str, svc: Svc, viewer: MaybeUser) -> RoomOut:
     """A room by id; also how to spectate: connect to its ``ws`` path without holding a seat."""
-    return room_out(await svc.rooms.must_hub(room_id), viewer)
+    return RoomOut.model_validate(await svc.rooms.call(room_id, "view", viewer))
 
 
 @router.post("/api/rooms/{room_id}/join", tags=["lobby"])
 async def join_room(room_id: str, request: Request, svc: Svc, user: User) -> RoomOut:
-    rate_limit(svc, "join", request, user)
-    hub = await svc.rooms.must_hub(room_id)
-    await hub.join(user)
-    return room_out(hub, user)
+    await rate_limit(svc, "join", request, user)
+    return RoomOut.model_validate(await svc.rooms.call(room_id, "join", user))
 
 
 @router.post("/api/join", tags=["lobby"])
 async def join_by_code(body: JoinByCode, request: Request, svc: Svc, user: User) -> RoomOut:
     """Join a (private or public) room by its code."""
-    rate_limit(svc, "join", request, user)
-    hub = await svc.rooms.by_code(body.code)
-    await hub.join(user)
-    return room_out(hub, user)
+    await rate_limit(svc, "join", request, user)
+    room_id = await svc.rooms.by_code(body.code)
+    return RoomOut.model_validate(await svc.rooms.call(room_id, "join", user))
 
 
 @router.post("/api/rooms/{room_id}/leave", tags=["lobby"])
 async def leave_room(room_id: str, svc: Svc, user: User) -> RoomOut:
     """Leave a waiting room; in a running game this resigns (the seat is out, you are free)."""
-    hub = await svc.rooms.must_hub(room_id)
-    await hub.leave(user)
-    return room_out(hub, user)
+    return RoomOut.model_validate(await svc.rooms.call(room_id, "leave", user))
 
 
 @router.post("/api/rooms/{room_id}/bots", tags=["lobby"])
 async def add_bot(room_id: str, body: AddBot, svc: Svc, user: User) -> RoomOut:
     """Creator only: seat a bot of the chosen strength in the first empty seat."""
-    hub = await svc.rooms.must_hub(room_id)
-    await hub.add_bot(user, body.strength)
-    return room_out(hub, user)
+    return RoomOut.model_validate(await svc.rooms.call(room_id, "add_bot", user, body.strength))
 
 
 @router.delete("/api/rooms/{room_id}/bots/{seat}", tags=["lobby"])
 async def remove_bot(room_id: str, seat: int, svc: Svc, user: User) -> RoomOut:
-    hub = await svc.rooms.must_hub(room_id)
-    await hub.remove_bot(user, seat)
-    return room_out(hub, user)
+    return RoomOut.model_validate(await svc.rooms.call(room_id, "remove_bot", user, seat))
 
 
 @router.post("/api/rooms/{room_id}/start", tags=["lobby"])
 async def start_game(room_id: str, svc: Svc, user: User) -> RoomOut:
     """Creator only, with at least two seats filled; the engine draws who begins."""
-    hub = await svc.rooms.must_hub(room_id)
-    await hub.start(user)
-    return room_out(hub, user)
+    return RoomOut.model_validate(await svc.rooms.call(room_id, "start", user))
 
 
 # --- replays and health ------------------------------------------------------------------------------------

@@ -1,10 +1,23 @@
-"""Token buckets keyed by (what, who). In memory: a limit protects this process, which is what it is for."""
+"""Token buckets keyed by (what, who).
+
+In memory by default: a limit protects this process. With a cluster (``OPOLYX_REDIS_URL``) the buckets
+of people and addresses live in Redis (:class:`SharedRateLimiter`), so a person cannot multiply their
+allowance by spreading requests over several processes. Per-connection buckets stay in memory: a
+connection lives in one process.
+"""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -56,8 +69,61 @@ class RateLimiter:
             self._prune(now)
         return True
 
+    async def take(self, kind: str, *keys: str) -> bool:
+        """``allow`` for callers that may be served by a shared (Redis) limiter."""
+        return self.allow(kind, *keys)
+
     def _prune(self, now: float) -> None:
         # A bucket idle long enough to be full again carries no information.
         stale = [k for k, b in self._buckets.items() if now - b.at > 600]
         for k in stale:
             del self._buckets[k]
+
+
+# All keys' buckets refilled, then one token taken from each, or from none (atomic in Redis).
+_TAKE = """
+local now = tonumber(ARGV[1])
+local n = #KEYS
+local state = {}
+for i = 1, n do
+  local cap = tonumber(ARGV[2 * i])
+  local rate = tonumber(ARGV[2 * i + 1])
+  local b = redis.call('HMGET', KEYS[i], 't', 'at')
+  local tokens = tonumber(b[1]) or cap
+  local at = tonumber(b[2]) or now
+  tokens = math.min(cap, tokens + math.max(0, now - at) * rate)
+  state[i] = tokens
+  if tokens < 1 then
+    return 0
+  end
+end
+for i = 1, n do
+  local cap = tonumber(ARGV[2 * i])
+  local rate = tonumber(ARGV[2 * i + 1])
+  redis.call('HSET', KEYS[i], 't', state[i] - 1, 'at', now)
+  redis.call('PEXPIRE', KEYS[i], math.ceil(1000 * (cap / math.max(rate, 0.001)) + 1000))
+end
+return 1
+"""
+
+
+class SharedRateLimiter(RateLimiter):
+    """The same buckets, kept in Redis so every process of a cluster draws from one allowance."""
+
+    def __init__(self, rules: dict[str, Rule], redis: Redis, *, address_factor: float = 1.0) -> None:
+        super().__init__(rules, address_factor=address_factor)
+        self.redis = redis
+        self._script: Any = redis.register_script(_TAKE)
+
+    async def take(self, kind: str, *keys: str) -> bool:
+        rule = self.rules[kind]
+        args: list[float] = [time.time()]
+        for key in keys:
+            factor = self.address_factor if key.startswith("addr:") else 1.0
+            args += [rule.burst * factor, rule.per_second * factor]
+        try:
+            return bool(await self._script(keys=[f"opolyx:rate:{kind}:{k}" for k in keys], args=args))
+        except Exception:
+            # Redis trouble must not lock everyone out: fall back to this process's own buckets.
+            log.warning("shared rate limit unavailable; using the local one", exc_info=True)
+            return self.allow(kind, *keys)

@@ -1,4 +1,10 @@
-"""The registry of room hubs and the lobby operations that are not about one room's seats."""
+"""The registry of room hubs, the routing of sockets and lobby calls to them, and lobby operations
+that are not about one room's seats.
+
+In one process every room's hub lives here. With a cluster (``OPOLYX_REDIS_URL``, see cluster.py) a
+room's hub lives only in the process holding its lease; here, for rooms owned elsewhere, sockets and
+lobby calls are forwarded to the owner, and frames for this process's sockets come back from it.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,16 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 from opolyx.server import errors as E
+from opolyx.server.cluster import Cluster, RemoteConnection
+from opolyx.server.engine_api import JSON
 from opolyx.server.errors import ApiError
-from opolyx.server.hub import HubContext, RoomHub, already_in_game
+from opolyx.server.hub import Connection, HubContext, Peer, RoomHub, already_in_game
 from opolyx.storage import (
     RUNNING,
     UNFINISHED,
@@ -25,19 +36,42 @@ log = logging.getLogger(__name__)
 # No 0/O, 1/I/L: codes are read aloud and typed from phones.
 _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
+# Lobby calls a hub answers (each takes the user, then these arguments); "view" changes nothing.
+CALLS = ("view", "join", "leave", "add_bot", "remove_bot", "start")
+
+FrameHandler = Callable[[RoomHub, Peer, "str | bytes | None"], Awaitable[None]]
+
 
 def new_code() -> str:
     return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
 
 
 class RoomService:
-    def __init__(self, ctx: HubContext) -> None:
+    def __init__(self, ctx: HubContext, cluster: Cluster | None = None) -> None:
         self.ctx = ctx
+        self.cluster = cluster
         self.hubs: dict[str, RoomHub] = {}
         self._loading = asyncio.Lock()
         self._checkpointer: asyncio.Task[None] | None = None
+        self._maintainer: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        # Set by the app: how a frame from a socket is handled once it reaches the room's hub.
+        self.on_frame: FrameHandler | None = None
+        # Cluster bookkeeping. Here for rooms owned elsewhere: room → owner node, our sockets there.
+        self.routes: dict[str, str] = {}
+        self.away: dict[str, dict[str, Connection]] = {}
+        self.sockets: dict[str, Connection] = {}
+        # On the owner: clients of other processes, by connection id.
+        self.peers: dict[str, RemoteConnection] = {}
+        self._room_locks: dict[str, asyncio.Lock] = {}
+
+    # --- hubs in this process ----------------------------------------------------------------------
 
     async def hub(self, room_id: str) -> RoomHub | None:
+        """The room's hub in this process (loading it), or None if there is no such room.
+
+        With a cluster this is only called while holding the room's lease.
+        """
         hub = self.hubs.get(room_id)
         if hub is not None:
             return hub
@@ -59,36 +93,86 @@ class RoomService:
             raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {room_id}")
         return hub
 
+    async def route(self, room_id: str) -> RoomHub | str | None:
+        """Where the room lives: its hub here, the node id of the process owning it, or None."""
+        hub = self.hubs.get(room_id)
+        if hub is not None or self.cluster is None:
+            return hub or await self.hub(room_id)
+        if room_id in self.routes:
+            return self.routes[room_id]
+        cluster = self.cluster
+        for _ in range(5):
+            owner = await cluster.owner(room_id)
+            if owner is None or owner == cluster.node:
+                if await cluster.acquire(room_id):
+                    try:
+                        hub = await self.hub(room_id)
+                    except BaseException:
+                        await cluster.release(room_id)
+                        raise
+                    if hub is None:
+                        await cluster.release(room_id)
+                    return hub
+                continue
+            self.routes[room_id] = owner
+            return owner
+        raise ApiError(503, E.INTERNAL, f"room {room_id} is changing owner; try again")
+
+    async def _take(self, room_id: str) -> RoomHub | str | None:
+        """Take over a room nobody owns, moving our sockets that waited on its old owner here."""
+        self.routes.pop(room_id, None)
+        target = await self.route(room_id)
+        if isinstance(target, RoomHub) and room_id in self.away:
+            await self._rehome(room_id)
+        return target
+
     async def restore(self) -> int:
-        """Bring every unfinished game back after a start: replay, resume clocks, wake the bots."""
+        """Bring every unfinished game back after a start: replay, resume clocks, wake the bots.
+
+        With a cluster, only the games no other process owns (the others stay where they are).
+        """
         running = await self.ctx.store.list_rooms([RUNNING], public_only=False, limit=1_000_000)
         restored = 0
         for room in running:
+            if room.id in self.hubs:
+                continue
             try:
-                await self.hub(room.id)
-                restored += 1
+                if self.cluster is None:
+                    await self.hub(room.id)
+                    restored += 1
+                elif await self.cluster.owner(room.id) is None and isinstance(await self._take(room.id), RoomHub):
+                    restored += 1
             except Exception:
                 log.exception("could not restore room %s", room.id)
         return restored
 
     def start_checkpoints(self) -> None:
-        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint_loop())
+        loop = asyncio.get_running_loop()
+        self._checkpointer = loop.create_task(self._checkpoint_loop())
+        if self.cluster is not None:
+            self._maintainer = loop.create_task(self._maintain_loop())
 
     async def _checkpoint_loop(self) -> None:
         interval = self.ctx.settings.clock_checkpoint_seconds
         while True:
             await asyncio.sleep(interval)
+            # One transaction for every room's clocks, instead of one write per room (or per action).
+            due: dict[str, JSON] = {}
             for hub in list(self.hubs.values()):
-                try:
-                    await hub.checkpoint()
-                except Exception:
-                    log.exception("clock checkpoint failed for room %s", hub.room.id)
+                clocks = hub.clocks_to_checkpoint()
+                if clocks is not None:
+                    due[hub.room.id] = clocks
+            try:
+                await self.ctx.store.save_clocks_many(due)
+            except Exception:
+                log.exception("clock checkpoint failed for %d rooms", len(due))
 
     async def close(self) -> None:
-        if self._checkpointer is not None:
-            self._checkpointer.cancel()
-            with contextlib.suppress(BaseException):
-                await self._checkpointer
+        for task in (self._checkpointer, self._maintainer, *self._tasks):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         for hub in list(self.hubs.values()):
             with contextlib.suppress(Exception):
                 await hub.checkpoint()
@@ -99,6 +183,255 @@ class RoomService:
         """Finished rooms nobody watches need not stay in memory; they reload on demand."""
         if hub.room.status not in UNFINISHED and not hub.conns and self.hubs.get(hub.room.id) is hub:
             del self.hubs[hub.room.id]
+            if self.cluster is not None:
+                self._spawn(self.cluster.release(hub.room.id))
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        async def run() -> None:
+            try:
+                await coro
+            except Exception:
+                log.exception("background room task failed")
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- sockets -------------------------------------------------------------------------------------
+
+    async def attach(self, room_id: str, conn: Connection) -> bool:
+        """Connect a socket to its room, wherever the room lives; False if there is no such room."""
+        target = await self.route(room_id)
+        if target is None:
+            return False
+        if isinstance(target, RoomHub):
+            await target.attach(conn)
+            return True
+        assert self.cluster is not None
+        self.sockets[conn.id] = conn
+        self.away.setdefault(room_id, {})[conn.id] = conn
+        user = conn.user
+        self.cluster.post(
+            target,
+            {
+                "t": "attach",
+                "room": room_id,
+                "conn": conn.id,
+                "user": [user.id, user.nickname, user.language],
+                "address": conn.address,
+            },
+        )
+        return True
+
+    async def frame(self, room_id: str, conn: Connection, raw: str | bytes | None) -> None:
+        hub = self.hubs.get(room_id)
+        if hub is not None and conn in hub.conns:
+            assert self.on_frame is not None
+            await self.on_frame(hub, conn, raw)
+            return
+        owner = self.routes.get(room_id)
+        if owner is None or self.cluster is None:
+            return  # between owners: the socket is re-attached (and gets a snapshot) in a moment
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        self.cluster.post(owner, {"t": "frame", "room": room_id, "conn": conn.id, "raw": text})
+
+    async def detach(self, room_id: str, conn: Connection) -> RoomHub | None:
+        self.sockets.pop(conn.id, None)
+        mine = self.away.get(room_id)
+        if mine is not None and mine.pop(conn.id, None) is not None:
+            owner = self.routes.get(room_id)
+            if owner is not None and self.cluster is not None:
+                self.cluster.post(owner, {"t": "detach", "room": room_id, "conn": conn.id})
+            if not mine:
+                self.away.pop(room_id, None)
+                self.routes.pop(room_id, None)
+        hub = self.hubs.get(room_id)
+        if hub is not None and conn in hub.conns:
+            await hub.detach(conn)
+            return hub
+        return None
+
+    # --- lobby calls about one room ------------------------------------------------------------------
+
+    async def call(self, room_id: str, op: str, user: UserRecord | None, *args: Any) -> JSON:
+        """Run a lobby call on the room's hub, wherever it lives; returns the room as ``user`` sees it."""
+        for attempt in range(4):
+            target = await self.route(room_id)
+            if target is None:
+                raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {room_id}")
+            if isinstance(target, RoomHub):
+                return await _local_call(target, op, user, args)
+            assert self.cluster is not None
+            try:
+                body = await self.cluster.call(
+                    target,
+                    {"room": room_id, "op": op, "user": user.id if user else None, "args": list(args)},
+                    self.ctx.settings.cluster_call_timeout,
+                )
+            except TimeoutError:
+                body = {"moved": True}
+            if body.get("moved"):
+                self.routes.pop(room_id, None)
+                await asyncio.sleep(0.2 * attempt)
+                continue
+            error = body.get("error")
+            if isinstance(error, dict):
+                raise ApiError(int(error["status"]), str(error["code"]), str(error["message"]), room=error.get("room"))
+            view: JSON = body["view"]
+            return view
+        raise ApiError(503, E.INTERNAL, f"room {room_id} is changing owner; try again")
+
+    # --- the cluster ---------------------------------------------------------------------------------
+
+    async def start_cluster(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.start(self._on_message)
+
+    def _on_message(self, sender: str, m: JSON) -> None:
+        kind = m.get("t")
+        if kind == "out":
+            conn = self.sockets.get(str(m.get("conn")))
+            if conn is not None:
+                conn.send_text(str(m["text"]))
+        elif kind == "close":
+            conn = self.sockets.get(str(m.get("conn")))
+            if conn is not None:
+                conn.close()
+        elif kind == "moved":
+            room_id = str(m.get("room"))
+            if self.routes.get(room_id) == sender:
+                self._spawn(self._rehome(room_id))
+        elif kind == "call":
+            self._spawn(self._answer(m))
+        elif kind == "attach":
+            self._peer_attach(sender, m)
+        elif kind in ("frame", "detach"):
+            peer = self.peers.get(str(m.get("conn")))
+            if peer is None or peer.node != sender:
+                if kind == "frame" and self.cluster is not None:
+                    self.cluster.post(sender, {"t": "moved", "room": m.get("room")})
+                return
+            peer.inbox.put_nowait(m)
+
+    def _peer_attach(self, sender: str, m: JSON) -> None:
+        assert self.cluster is not None
+        room_id = str(m.get("room"))
+        hub = self.hubs.get(room_id)
+        if hub is None or room_id not in self.cluster.owned:
+            self.cluster.post(sender, {"t": "moved", "room": room_id})
+            return
+        uid, nickname, language = m["user"]
+        user = UserRecord(str(uid), str(nickname), str(language), None, _EPOCH)
+        peer = RemoteConnection(self.cluster, sender, str(m["conn"]), room_id, user, str(m.get("address")))
+        old = self.peers.pop(peer.id, None)
+        if old is not None:
+            old.inbox.put_nowait({"t": "detach"})
+        self.peers[peer.id] = peer
+        peer.worker = asyncio.get_running_loop().create_task(self._serve_peer(peer, hub))
+
+    async def _serve_peer(self, peer: RemoteConnection, hub: RoomHub) -> None:
+        """The owner's side of a remote socket: the same sequence as a local socket's reader loop."""
+        try:
+            await hub.attach(peer)
+            while True:
+                m = await peer.inbox.get()
+                if m.get("t") == "detach" or self.hubs.get(peer.room_id) is not hub:
+                    break
+                assert self.on_frame is not None
+                await self.on_frame(hub, peer, m.get("raw"))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("remote connection %s in room %s failed", peer.id, peer.room_id)
+        finally:
+            if self.peers.get(peer.id) is peer:
+                del self.peers[peer.id]
+            peer.closed = True
+            if peer in hub.conns:
+                await hub.detach(peer)
+            self.forget_if_idle(hub)
+
+    async def _answer(self, m: JSON) -> None:
+        assert self.cluster is not None
+        node, req, room_id = str(m.get("reply_to")), str(m.get("req")), str(m.get("room"))
+        hub = self.hubs.get(room_id)
+        if hub is None or room_id not in self.cluster.owned:
+            self.cluster.reply(node, req, {"moved": True})
+            return
+        body: JSON
+        try:
+            op, uid = str(m.get("op")), m.get("user")
+            user = await self.ctx.store.get_user(str(uid)) if uid else None
+            if op != "view" and user is None:
+                raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+            body = {"view": await _local_call(hub, op, user, tuple(m.get("args") or ()))}
+        except ApiError as exc:
+            body = {"error": {"status": exc.status, "code": exc.code, "message": exc.message, "room": exc.room}}
+        except Exception:
+            log.exception("lobby call %r in room %s failed", m.get("op"), room_id)
+            body = {"error": {"status": 500, "code": E.INTERNAL, "message": "the call failed", "room": None}}
+        self.cluster.reply(node, req, body)
+
+    async def _rehome(self, room_id: str) -> None:
+        """The room's owner changed (or is gone): re-attach our sockets there, taking it over if free."""
+        lock = self._room_locks.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            self.routes.pop(room_id, None)
+            conns = list(self.away.pop(room_id, {}).values())
+            for conn in conns:
+                if conn.closed:
+                    self.sockets.pop(conn.id, None)
+                    continue
+                try:
+                    if not await self.attach(room_id, conn):
+                        conn.close()
+                except Exception:
+                    log.exception("could not re-attach connection %s to room %s", conn.id, room_id)
+                    conn.close()
+
+    async def _demote(self, room_id: str) -> None:
+        """We lost the room's lease (another process took it): stop running it, keep our sockets."""
+        hub = self.hubs.pop(room_id, None)
+        if hub is None:
+            return
+        log.warning("lost the lease of room %s; handing it over", room_id)
+        conns = list(hub.conns)
+        hub.conns.clear()
+        await hub.close()
+        assert self.cluster is not None
+        for conn in conns:
+            if isinstance(conn, RemoteConnection):
+                self.peers.pop(conn.id, None)
+                self.cluster.post(conn.node, {"t": "moved", "room": room_id})
+            elif isinstance(conn, Connection):
+                self.sockets[conn.id] = conn
+                self.away.setdefault(room_id, {})[conn.id] = conn
+        if room_id in self.away:
+            await self._rehome(room_id)
+
+    async def _maintain_loop(self) -> None:
+        """Renew our leases, follow rooms whose owner changed, adopt running games nobody owns."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        interval = max(0.05, cluster.lease_ms / 1000 / 3)
+        adopt_every = max(interval, self.ctx.settings.cluster_adopt_seconds)
+        next_adopt = time.monotonic() + adopt_every
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                for room_id in await cluster.renew():
+                    await self._demote(room_id)
+                watched = sorted(set(self.routes) | set(self.away))
+                for room_id, owner in (await cluster.owners(watched)).items():
+                    if owner != self.routes.get(room_id):
+                        await self._rehome(room_id)
+                if time.monotonic() >= next_adopt:
+                    next_adopt = time.monotonic() + adopt_every
+                    await self.restore()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster maintenance failed")
 
     # --- lobby ---------------------------------------------------------------------------------------
 
@@ -125,14 +458,30 @@ class RoomService:
                 continue
         else:
             raise ApiError(500, E.INTERNAL, "could not allocate a room")
-        hub = await self.must_hub(room.id)
-        return hub
+        # A new room has no owner yet: this process takes it (route() acquires the lease).
+        target = await self.route(room.id)
+        if not isinstance(target, RoomHub):
+            raise ApiError(500, E.INTERNAL, "could not open the new room")
+        return target
 
-    async def by_code(self, code: str) -> RoomHub:
+    async def by_code(self, code: str) -> str:
         room = await self.ctx.store.get_room_by_code(code.strip().upper())
         if room is None:
             raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
-        return await self.must_hub(room.id)
+        return room.id
 
     async def listing(self, statuses: Sequence[str]) -> list[RoomRecord]:
         return await self.ctx.store.list_rooms(statuses, public_only=True, limit=200)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequence[Any]) -> JSON:
+    if op not in CALLS:
+        raise ApiError(400, E.INVALID_REQUEST, f"unknown room call {op!r}")
+    if op != "view":
+        if user is None:
+            raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+        await getattr(hub, op)(user, *args)
+    return hub.room_view(user.id if user else None)

@@ -65,8 +65,15 @@ class Settings(BaseSettings):
     # Address buckets are this many times larger than session buckets (NAT, shared flats).
     rate_address_factor: float = 4.0
 
-    # Optional: share room events between several server processes.
+    # Optional: several server processes sharing one PostgreSQL serve the same rooms (cluster.py).
     redis_url: str = ""
+    # A room's owner renews its lease about three times per this period; if it dies, another
+    # process takes the room over within about this long.
+    cluster_lease_seconds: float = 5.0
+    # How often each process looks for running games nobody owns (their owner died) and adopts them.
+    cluster_adopt_seconds: float = 5.0
+    # How long a lobby call forwarded to a room's owner may take before it is retried elsewhere.
+    cluster_call_timeout: float = 10.0
 
     web_dir: Path | None = Field(default=None)
 

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from opolyx.server import errors as E
 from opolyx.server.app import Services
 from opolyx.server.errors import ActionRefused, ApiError
-from opolyx.server.hub import Connection, RoomHub
+from opolyx.server.hub import Connection, Peer, RoomHub
 from opolyx.server.protocol import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
 from opolyx.storage import UserRecord
 
@@ -59,15 +59,14 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         await ws.send_text(json.dumps(_error(E.NOT_AUTHENTICATED, "start a guest session first")))
         await ws.close(code=CLOSE_NOT_AUTHENTICATED)
         return
-    hub = await svc.rooms.hub(room_id)
-    if hub is None:
+    address = ws.client.host if ws.client else "unknown"
+    conn = Connection(ws, user, address, svc.settings.send_queue_limit)
+    # The room may live in this process or (with a cluster) in another one; svc.rooms routes.
+    if not await svc.rooms.attach(room_id, conn):
         await ws.send_text(json.dumps(_error(E.ROOM_NOT_FOUND, f"no room {room_id}")))
         await ws.close(code=CLOSE_ROOM_NOT_FOUND)
         return
-    address = ws.client.host if ws.client else "unknown"
-    conn = Connection(ws, user, address, svc.settings.send_queue_limit)
     writer = asyncio.create_task(conn.writer())
-    await hub.attach(conn)
     strikes = 0
     try:
         while not conn.closed:
@@ -84,22 +83,23 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
                 if strikes >= FLOOD_STRIKES:
                     break
                 continue
-            await handle_frame(svc, hub, conn, raw)
+            await svc.rooms.frame(room_id, conn, raw)
     except Exception:
         # A broken socket is the normal end of a connection; anything else is logged, never raised.
         log.debug("websocket of %s in room %s ended", user.id, room_id, exc_info=True)
     finally:
-        await hub.detach(conn)
+        hub = await svc.rooms.detach(room_id, conn)
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=5)
         if strikes >= FLOOD_STRIKES:
             with contextlib.suppress(Exception):
                 await ws.close(code=CLOSE_FLOOD)
-        svc.rooms.forget_if_idle(hub)
+        if hub is not None:
+            svc.rooms.forget_if_idle(hub)
 
 
-async def handle_frame(svc: Services, hub: RoomHub, conn: Connection, raw: str | bytes | None) -> None:
+async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
     size = len(raw) if raw is not None else 0
     if raw is None or size == 0:
         conn.send(_error(E.BAD_MESSAGE, "empty frame"))
@@ -147,7 +147,7 @@ async def handle_frame(svc: Services, hub: RoomHub, conn: Connection, raw: str |
             await hub.submit(conn, action_dict, ref=frame.ref, seq=frame.seq, seat=frame.seat)
         elif isinstance(frame, ChatFrame):
             user_key = f"user:{conn.user.id}"
-            if not svc.limiter.allow("chat", user_key, f"addr:{conn.address}"):
+            if not await svc.limiter.take("chat", user_key, f"addr:{conn.address}"):
                 raise ActionRefused(E.RATE_LIMITED, "too many chat messages; slow down")
             await hub.chat(conn, frame.text)
         elif kind == "sync":

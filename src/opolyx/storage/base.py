@@ -7,7 +7,7 @@ live database object and the HTTP/WebSocket models can evolve without a migratio
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -186,6 +186,11 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def save_clocks(self, room_id: str, clocks: JSON) -> None: ...
+
+    async def save_clocks_many(self, clocks: Mapping[str, JSON]) -> None:
+        """Checkpoint several rooms' clocks at once (backends may do it in one transaction)."""
+        for room_id, value in clocks.items():
+            await self.save_clocks(room_id, value)
 
     @abc.abstractmethod
     async def mark_out(self, room_id: str, seats: Sequence[int]) -> None:
