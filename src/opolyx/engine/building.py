@@ -1,0 +1,91 @@
+"""Building (SPEC.md section 7): raising and selling levels on complete, unmortgaged colour groups, evenly
+(all modes but Speed) and at most one level per street per turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from opolyx.engine import actions, managing, paying
+from opolyx.engine.actions import Action, Handler
+from opolyx.engine.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from opolyx.engine.game import Game
+
+
+def check_build(game: Game, seat: int, i: int) -> None:
+    """Refuse a level the rules forbid; ``managing.management_actions`` lists exactly what passes here."""
+    sq = game.board.squares[i]
+    if sq.kind != "street":
+        raise IllegalAction("not_a_street", "only streets carry buildings")
+    if game.owner[i] != seat:
+        raise IllegalAction("not_owner", "you do not own this street")
+    assert sq.group is not None
+    group = game.board.groups[sq.group]
+    if any(game.owner[j] != seat for j in group):
+        raise IllegalAction("group_incomplete", "you must own the whole colour group")
+    if any(game.mortgaged[j] for j in group):
+        raise IllegalAction("group_mortgaged", "a street of this group is mortgaged")
+    if game.level[i] >= game.rules.max_level:
+        raise IllegalAction("max_level", "this street is fully built")
+    if game.rules.even_building and game.level[i] > min(game.level[j] for j in group):
+        raise IllegalAction("uneven", "build evenly: another street of the group is lower")
+    if i in game.built:
+        raise IllegalAction("built_this_turn", "a street rises at most one level per turn")
+    if game.players[seat].cash < sq.level_cost:
+        raise IllegalAction("insufficient_cash", "not enough cash to build")
+
+
+def check_sell(game: Game, seat: int, i: int) -> None:
+    """Even building holds for selling too: sell from the highest street of the group first."""
+    sq = game.board.squares[i]
+    if game.owner[i] != seat:
+        raise IllegalAction("not_owner", "you do not own this street")
+    if sq.kind != "street" or game.level[i] == 0:
+        raise IllegalAction("no_buildings", "there is nothing to sell here")
+    assert sq.group is not None
+    if game.rules.even_building and game.level[i] < max(game.level[j] for j in game.board.groups[sq.group]):
+        raise IllegalAction("uneven", "sell evenly: another street of the group is higher")
+
+
+def group_has_buildings(game: Game, i: int) -> bool:
+    """Any level anywhere in the company's colour group: it then cannot be mortgaged or traded."""
+    group = game.board.squares[i].group
+    if group is None:
+        return False
+    return any(game.level[j] for j in game.board.groups[group])
+
+
+def on_build(game: Game, seat: int | None, action: Action) -> None:
+    assert seat is not None
+    i = actions.square_arg(game, action)
+    if not managing.can_manage(game, seat, pay_step=False):
+        raise IllegalAction("wrong_phase", "build before your roll, on your turn")
+    check_build(game, seat, i)
+    cost = game.board.squares[i].level_cost
+    paying.pay_bank(game, seat, cost)
+    game.level[i] += 1
+    game.built.add(i)
+    game._emit("built", seat=seat, square=i, level=game.level[i], cost=cost)
+
+
+def sell(game: Game, seat: int, i: int, *, auto: bool = False) -> None:
+    """A sold level returns half its cost (``sell_back_percent``)."""
+    refund = game.board.squares[i].level_cost * game.rules.sell_back_percent // 100
+    game.level[i] -= 1
+    game.players[seat].cash += refund
+    game.bank_paid += refund
+    game._emit("sold", seat=seat, square=i, level=game.level[i], refund=refund, auto=auto)
+
+
+def on_sell(game: Game, seat: int | None, action: Action) -> None:
+    assert seat is not None
+    i = actions.square_arg(game, action)
+    if not managing.can_manage(game, seat, pay_step=True):
+        raise IllegalAction("wrong_phase", "sell before your roll or while you owe a payment")
+    check_sell(game, seat, i)
+    sell(game, seat, i)
+
+
+#: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).
+HANDLERS: dict[str, Handler] = {"build": on_build, "sell": on_sell}

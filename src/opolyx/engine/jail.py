@@ -1,0 +1,90 @@
+"""Jail (SPEC.md section 10): going there, bail, the jail roll and release."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from opolyx.engine import actions, fortuna, paying, turns
+from opolyx.engine.actions import Action, Handler
+from opolyx.engine.errors import IllegalAction
+from opolyx.engine.state import Creditor
+
+if TYPE_CHECKING:
+    from opolyx.engine.game import Game
+
+#: The Jail / just visiting corner.
+JAIL_SQUARE = 10
+
+
+def send_to_jail(game: Game, seat: int, reason: str) -> None:
+    """Straight to square 10: no move, no salary, and any owed extra roll is cancelled."""
+    p = game.players[seat]
+    p.position = JAIL_SQUARE
+    p.in_jail = True
+    p.jail_tries = 0
+    game.roll_again = False
+    game.pending_move = None
+    game._emit("jailed", seat=seat, reason=reason)
+
+
+def release(game: Game, seat: int, reason: str) -> None:
+    p = game.players[seat]
+    p.in_jail = False
+    p.jail_tries = 0
+    game._emit("released", seat=seat, reason=reason)
+
+
+def jail_roll(game: Game, seat: int) -> None:
+    """Try for doubles (never Speed's third die): doubles move by the total with no extra roll; a third
+    failure charges the bail through the pay step and then moves by this roll."""
+    p = game.players[seat]
+    rolled = turns.dice(game, 2)
+    game.last_dice = rolled
+    d1, d2 = rolled
+    game.last_total = d1 + d2
+    game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=d1 == d2, third=None, jail=True)
+    game.phase = "resolving"
+    game.roll_again = False
+    fortuna.lucky_eight(game, seat, d1 + d2)
+    if d1 == d2:
+        release(game, seat, "doubles")
+        turns.move_by(game, seat, d1 + d2)
+        turns.resolve(game, seat)
+        return
+    p.jail_tries += 1
+    game._emit("jail_roll_failed", seat=seat, tries=p.jail_tries)
+    if p.jail_tries >= game.rules.jail_tries:
+        paying.add_debt(game, seat, [Creditor(None, game.rules.jail_bail)], "bail")
+        game.pending_move = d1 + d2
+
+
+def options(game: Game, seat: int) -> list[Action]:
+    """In jail before a roll: bail (when affordable) or a jail roll."""
+    if game.players[seat].cash >= game.rules.jail_bail:
+        return [{"type": "pay_bail"}, {"type": "jail_roll"}]
+    return [{"type": "jail_roll"}]
+
+
+def on_pay_bail(game: Game, seat: int | None, action: Action) -> None:
+    seat = actions.expect(game, seat, "turn")
+    p = game.players[seat]
+    if not p.in_jail:
+        raise IllegalAction("not_in_jail", "you are not in jail")
+    if p.cash < game.rules.jail_bail:
+        raise IllegalAction("insufficient_cash", "not enough cash for the bail")
+    paying.pay_bank(game, seat, game.rules.jail_bail)
+    p.in_jail = False
+    p.jail_tries = 0
+    game._emit("bail_paid", seat=seat, amount=game.rules.jail_bail)
+
+
+def on_jail_roll(game: Game, seat: int | None, action: Action) -> None:
+    seat = actions.expect(game, seat, "turn")
+    if not game.players[seat].in_jail:
+        raise IllegalAction("not_in_jail", "you are not in jail")
+    jail_roll(game, seat)
+    turns.advance(game)
+
+
+#: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).
+HANDLERS: dict[str, Handler] = {"pay_bail": on_pay_bail, "jail_roll": on_jail_roll}

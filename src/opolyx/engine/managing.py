@@ -1,0 +1,130 @@
+"""Managing before a roll or in the pay step (SPEC.md sections 4, 7, 8, 9 and 11): when building, selling,
+mortgaging, redeeming, paying off and trading are allowed, and the legal listing of all of them in one pass."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import eq, itemgetter
+from typing import TYPE_CHECKING, Any
+
+from opolyx.engine import trades
+from opolyx.engine.actions import Action
+from opolyx.engine.worth import redemption_cost
+
+if TYPE_CHECKING:
+    from opolyx.engine.game import Game
+
+#: A getter for the entries of several squares at once (a colour group, or every company).
+Getter = Callable[[list[Any]], tuple[Any, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyTable:
+    """What managing needs about the companies of one board and redemption rate. It never changes during a
+    game, so it is built once and shared by every game and copy (bots list actions for every decision).
+
+    ``rows`` has one entry per company in board order: (square, colour group number or -1 for dealerships
+    and utilities, level cost, redemption cost). ``groups`` holds per colour group a getter for its
+    squares' entries and its size; ``of_companies`` gets the entries of all companies in row order.
+    """
+
+    rows: tuple[tuple[int, int, int, int], ...]
+    groups: tuple[tuple[Getter, int], ...]
+    of_companies: Getter
+
+
+_COMPANY_TABLES: dict[tuple[str, int], CompanyTable] = {}
+
+
+def company_table(game: Game) -> CompanyTable:
+    key = (game.board.name, game.rules.redemption_percent)
+    table = _COMPANY_TABLES.get(key)
+    if table is None:
+        board = game.board
+        names = list(board.groups)
+        getters: dict[str, Getter] = {}
+        for name, idx in board.groups.items():
+            assert len(idx) > 1, "itemgetter returns a tuple only for two or more indices"
+            getters[name] = itemgetter(*idx)
+        rows = []
+        for i in board.companies:
+            sq = board.squares[i]
+            group = names.index(sq.group) if sq.kind == "street" and sq.group else -1
+            rows.append((i, group, sq.level_cost, redemption_cost(game, i)))
+        table = CompanyTable(
+            rows=tuple(rows),
+            groups=tuple((getters[name], len(board.groups[name])) for name in names),
+            of_companies=itemgetter(*board.companies),
+        )
+        _COMPANY_TABLES[key] = table
+    return table
+
+
+def can_manage(game: Game, seat: int, *, pay_step: bool) -> bool:
+    """Build/redeem only before a roll; sell/mortgage/trade also in one's own pay step."""
+    if game.phase == "turn":
+        return seat == game.turn
+    return pay_step and game.phase == "pay" and game.debts[0].debtor == seat
+
+
+def management_actions(game: Game, seat: int, *, pay_step: bool) -> list[Action]:
+    """Build/sell/mortgage/redeem/pay-off options and the trade template, in one pass over the seat's
+    companies (in board order).
+
+    This mirrors the ``check_*`` validators of ``building``, ``mortgages`` and ``murabaha`` exactly (the
+    property tests apply every listed action), but avoids raising an exception per refused candidate: bots
+    call it for every decision.
+    """
+    acts: list[Action] = []
+    owner = game.owner
+    if seat in owner:
+        level, mortgaged = game.level, game.mortgaged
+        rules = game.rules
+        even, max_level = rules.even_building, rules.max_level
+        cash = game.players[seat].cash
+        murabaha = game.murabaha
+        built = game.built
+        table = company_table(game)
+        # Per colour group, computed when first needed: (may build: owned whole and nothing mortgaged, lowest
+        # level, highest level). Only building needs the first two, and never in the pay step.
+        states: dict[int, tuple[bool, int, int]] = {}
+        owned = compress(table.rows, map(eq, table.of_companies(owner), repeat(seat)))
+        for i, g, level_cost, redeem in owned:
+            if g >= 0:
+                state = states.get(g)
+                if state is None:
+                    getter, size = table.groups[g]
+                    levels = getter(level)
+                    may_build = (
+                        not pay_step and getter(owner).count(seat) == size and True not in getter(mortgaged)
+                    )
+                    state = states[g] = (may_build, min(levels) if may_build else 0, max(levels))
+                may_build, low, high = state
+                lvl = level[i]
+                if (
+                    may_build
+                    and lvl < max_level
+                    and (not even or lvl <= low)
+                    and i not in built
+                    and cash >= level_cost
+                ):
+                    acts.append({"type": "build", "square": i})
+                if lvl > 0 and (not even or lvl >= high):
+                    acts.append({"type": "sell", "square": i})
+                if not mortgaged[i] and high == 0 and i not in murabaha:
+                    acts.append({"type": "mortgage", "square": i})
+            elif not mortgaged[i] and i not in murabaha:
+                acts.append({"type": "mortgage", "square": i})
+            if not pay_step:
+                if mortgaged[i] and cash >= redeem:
+                    acts.append({"type": "redeem", "square": i})
+                if murabaha:
+                    m = murabaha.get(i)
+                    if m is not None and cash >= m.amount:
+                        acts.append({"type": "pay_murabaha", "square": i})
+    template = trades.template(game, seat)
+    if template is not None:
+        acts.append(template)
+    return acts

@@ -1,0 +1,109 @@
+"""Speed's third die (SPEC.md section 17): the Bus choice, the X jump and the triple's teleport.
+
+``turns.roll_and_move`` rolls the die and reads its face; this module carries out what the face asks for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from opolyx.engine import actions, teams, turns
+from opolyx.engine.actions import Action, Handler
+from opolyx.engine.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from opolyx.engine.game import Game
+
+#: Faces of Speed's third die, indexed by the rolled value 1–6.
+THIRD_DIE_FACES: tuple[int | str, ...] = (1, 2, 3, "bus", "x", "x")
+
+#: The Bus choices: both white dice, or either one of them (in the order rolled).
+BUS_USES: tuple[str, ...] = ("sum", "first", "second")
+
+
+def x_jump(game: Game, seat: int) -> bool:
+    """Speed's X: jump ahead to the nearest unowned company, else the nearest opponent's."""
+    p = game.players[seat]
+    n = len(game.board.squares)
+    companies = set(game.board.companies)
+    target = None
+    for want_unowned in (True, False):
+        for step in range(1, n):
+            i = (p.position + step) % n
+            if i not in companies:
+                continue
+            owner = game.owner[i]
+            if want_unowned and owner is None:
+                target = i
+                break
+            if not want_unowned and owner is not None and not teams.allies(game, owner, seat):
+                target = i
+                break
+        if target is not None:
+            break
+    if target is None:
+        return False
+    game._emit("x_jump", seat=seat, square=target)
+    turns.move_to(game, seat, target)
+    turns.resolve(game, seat)
+    return True
+
+
+def choose_bus(game: Game, seat: int, use: str) -> None:
+    """Move by the chosen Bus dice and resolve the square."""
+    assert game.bus_dice is not None
+    d1, d2 = game.bus_dice
+    steps = {"sum": d1 + d2, "first": d1, "second": d2}[use]
+    game.bus_dice = None
+    game._emit("bus_chosen", seat=seat, use=use, steps=steps)
+    game.phase = "resolving"
+    turns.move_by(game, seat, steps)
+    turns.resolve(game, seat)
+
+
+def teleport(game: Game, seat: int, target: int) -> None:
+    """Jump to any square; only landing on Start pays (salary + bonus), passing it does not."""
+    p = game.players[seat]
+    start = p.position
+    p.position = target
+    game._emit("teleported", seat=seat, to=target, **{"from": start})
+    game.phase = "resolving"
+    if target == 0:
+        turns.pay_salary(game, seat, landed=True)
+    turns.resolve(game, seat)
+
+
+def skip_teleport(game: Game, seat: int) -> None:
+    """Without a choice the triple moves like an ordinary roll (salary included when passing Start)."""
+    game._emit("teleport_skipped", seat=seat)
+    game.phase = "resolving"
+    turns.move_by(game, seat, game.last_total)
+    turns.resolve(game, seat)
+
+
+def bus_options(game: Game, seat: int) -> list[Action]:
+    return [{"type": "choose_bus", "use": u} for u in BUS_USES]
+
+
+def teleport_options(game: Game, seat: int) -> list[Action]:
+    return [{"type": "teleport", "square": i} for i in range(len(game.board.squares))]
+
+
+def on_choose_bus(game: Game, seat: int | None, action: Action) -> None:
+    seat = actions.expect(game, seat, "bus")
+    use = action.get("use")
+    if use not in BUS_USES:
+        raise IllegalAction("bad_choice", "use must be 'sum', 'first' or 'second'")
+    choose_bus(game, seat, use)
+    turns.advance(game)
+
+
+def on_teleport(game: Game, seat: int | None, action: Action) -> None:
+    seat = actions.expect(game, seat, "teleport")
+    target = actions.square_arg(game, action)
+    teleport(game, seat, target)
+    turns.advance(game)
+
+
+#: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).
+HANDLERS: dict[str, Handler] = {"choose_bus": on_choose_bus, "teleport": on_teleport}
