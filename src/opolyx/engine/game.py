@@ -197,7 +197,12 @@ class Game:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now. ``propose_trade`` appears once, as a described template."""
-        if self.result is not None or not 0 <= seat < self.seats or self.players[seat].out:
+        if (
+            self.result is not None
+            or not isinstance(seat, int)
+            or not 0 <= seat < self.seats
+            or self.players[seat].out
+        ):
             return []
         acts = _PHASE_OPTIONS[self.phase](self, seat) if seat == self.actor() else []
         if self.trades:
