@@ -58,6 +58,11 @@ async def session(http: httpx.AsyncClient, name: str) -> str:
     return str(r.json()["token"])
 
 
+# --web-sync: behave like the browser client did while events frames carried no game state — ask for a
+# snapshot (sync) after an events frame without ``game``, at most every 0.2 s and one at a time.
+WEB_SYNC = False
+
+
 async def client(server: str, token: str, room_id: str, stats: Stats, stop: float, ready: asyncio.Event) -> None:
     url = server.replace("http", "ws", 1) + f"/ws/rooms/{room_id}?token={token}"
     async with websockets.connect(url, max_size=2**22) as ws:
@@ -66,13 +71,18 @@ async def client(server: str, token: str, room_id: str, stats: Stats, stop: floa
         sent_at: dict[int, float] = {}
         ref = 0
         awaiting = None
+        syncing, last_sync = False, 0.0
         async for raw in ws:
             f = json.loads(raw)
             if f["type"] == "snapshot":
+                syncing = False
                 seat, game, legal, seq = f["you"]["seat"], f["game"], f["legal"], f["seq"]
                 pending = game["pending"] if game else []
             elif f["type"] == "events":
                 legal, pending, seq = f["legal"], f["pending"], f["seq"]
+                if WEB_SYNC and f.get("game") is None and not syncing and time.perf_counter() - last_sync >= 0.2:
+                    syncing, last_sync = True, time.perf_counter()
+                    await ws.send(json.dumps({"type": "sync"}))
                 if f.get("ref") is not None and f["ref"] in sent_at:
                     stats.latencies.append(time.perf_counter() - sent_at.pop(f["ref"]))
                     stats.actions += 1
@@ -246,8 +256,12 @@ def main() -> None:
     parser.add_argument("--sweep", help="comma-separated client counts, e.g. 10,20,50,100,200: prints a table")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--procs", type=int, default=1, help="client processes the clients are spread over")
+    parser.add_argument("--web-sync", action="store_true",
+                        help="sync after events frames without game state, as the browser client did")
     parser.add_argument("--target-p99", type=float, default=50.0, help="ms; report the largest load under it")
     args = parser.parse_args()
+    global WEB_SYNC
+    WEB_SYNC = args.web_sync
     counts = [int(x) for x in args.sweep.split(",")] if args.sweep else [args.clients]
     where = args.server or (args.database.split("@")[-1] if args.database else "own server, SQLite")
     print(f"opolyx load: {where}; {args.seconds:g} s per point; {args.procs} client process(es)")

@@ -96,7 +96,8 @@ def main() -> None:
     print(f"first load (new visitor, start screen): {len(first_load)} requests, {total / 1024:.1f} KiB transferred")
     for kind, n in sorted(by_kind.items(), key=lambda kv: -kv[1]):
         print(f"  {kind:<10} {n / 1024:7.1f} KiB")
-    print(f"  the same files gzip-compressed would be {gz / 1024:.1f} KiB (the server sends them uncompressed)")
+    print(f"  the same files gzip-compressed (level 6) are {gz / 1024:.1f} KiB; the server gzips answers of "
+          "1 KiB or more (OPOLYX_GZIP_MINIMUM_SIZE)")
     print(f"time to the start screen (first load): {start_ms:.0f} ms")
     print(f"time to a usable lobby (returning guest, cold cache, median of {len(times)}): "
           f"{statistics.median(times):.0f} ms (min {min(times):.0f}, max {max(times):.0f})")

@@ -175,7 +175,12 @@ def test_management_does_not_reset_the_turn_clock(
 ) -> None:
     ann, _room = _running_room(people)
     snap = _wait_my_turn(ann, 0)
-    turn = next(d for d in snap["deadlines"] if d["kind"] == "turn")
+    while not any(d["kind"] == "turn" and d["seat"] == 0 for d in snap["deadlines"]):
+        # Ann is asked to bid in the bot's auction first (its own clock): pass, then wait for her turn.
+        ann.send({"type": "action", "action": {"type": "pass"}, "seq": snap["seq"]})
+        time.sleep(0.05)
+        snap = _wait_my_turn(ann, 0)
+    turn = next(d for d in snap["deadlines"] if d["kind"] == "turn" and d["seat"] == 0)
     time.sleep(0.6)
     ann.send({"type": "chat", "text": "thinking"})
     ann.send({"type": "sync"})

@@ -14,7 +14,9 @@ from opolyx.storage import (
     RUNNING,
     WAITING,
     AlreadySeated,
+    ChatRecord,
     NewRoom,
+    NotFound,
     SeatRecord,
     SeatTaken,
     SeqConflict,
@@ -165,3 +167,119 @@ async def test_migrating_twice_is_harmless(store: Store, database: TestDatabase)
     again = await SqlStore.open(database.url, schema=database.schema)
     await again.ping()
     await again.close()
+
+
+async def _running(store: Store, room_id: str, user: str) -> None:
+    await store.create_user(user, user.upper(), "en")
+    await _room(store, room_id, user)
+    await store.start_game(
+        room_id,
+        seed=7,
+        seats=[SeatRecord(0, user, None, user.upper()), SeatRecord(1, None, "easy", "Bot 1 (easy)")],
+        seat_info=[{"name": user.upper()}, {"name": "Bot 1 (easy)", "bot": True}],
+    )
+
+
+async def test_group_commit_keeps_concurrent_appends_in_order(store: Store) -> None:
+    games = ["g1", "g2", "g3"]
+    for i, g in enumerate(games):
+        await _running(store, g, f"u{i}")
+    # All appends are in flight together (one hub per game appends in its own order): they end up in
+    # shared transactions, yet every game's log is complete, gap-free and in order.
+    calls = [
+        store.append_action(g, seq, seq % 2, {"type": "roll", "n": seq, "g": g}) for seq in range(1, 41) for g in games
+    ]
+    await asyncio.gather(*calls)
+    for g in games:
+        log = await store.load_actions(g)
+        assert [r.seq for r in log] == list(range(1, 41))
+        assert [r.action for r in log] == [{"type": "roll", "n": seq, "g": g} for seq in range(1, 41)]
+        assert [r.seat for r in log] == [seq % 2 for seq in range(1, 41)]
+
+
+async def test_group_commit_refuses_only_the_duplicate(store: Store) -> None:
+    for i, g in enumerate(["g1", "g2"]):
+        await _running(store, g, f"u{i}")
+    for seq in range(1, 6):
+        await store.append_action("g1", seq, 0, {"type": "roll", "n": seq})
+    # One batch: new actions of both games and a second writer of g1's action 3.
+    results = await asyncio.gather(
+        store.append_action("g1", 6, 0, {"type": "roll", "n": 6}),
+        store.append_action("g2", 1, 1, {"type": "buy"}),
+        store.append_action("g1", 3, 1, {"type": "forked"}),
+        store.append_action("g1", 7, 0, {"type": "roll", "n": 7}),
+        store.append_action("g2", 2, None, {"type": "timeout"}),
+        store.append_action("g2", 2, 0, {"type": "forked"}),
+        return_exceptions=True,
+    )
+    refused = [i for i, r in enumerate(results) if r is not None]
+    assert refused == [2, 5] and all(isinstance(results[i], SeqConflict) for i in refused)
+    g1 = await store.load_actions("g1")
+    assert [(r.seq, r.action) for r in g1] == [(n, {"type": "roll", "n": n}) for n in range(1, 8)]
+    g2 = await store.load_actions("g2")
+    assert [(r.seq, r.seat, r.action) for r in g2] == [(1, 1, {"type": "buy"}), (2, None, {"type": "timeout"})]
+    # The store goes on accepting after a refusal.
+    await store.append_action("g1", 8, 0, {"type": "roll", "n": 8})
+    assert [r.seq for r in await store.load_actions("g1")][-1] == 8
+
+
+async def test_save_clocks_many_writes_all_and_only_those(store: Store) -> None:
+    games = ["g1", "g2", "g3"]
+    for i, g in enumerate(games):
+        await _running(store, g, f"u{i}")
+    await store.save_clocks("g3", {"running": {"c:3": 9.0}})
+    await store.save_clocks_many({})
+    await asyncio.gather(
+        store.save_clocks_many({"g1": {"running": {"c:1": 1.5}}, "g2": {"running": {"c:2": 2.5}, "paused": {}}}),
+        store.append_action("g1", 1, 0, {"type": "roll"}),
+    )
+    clocks = {g: (await store.get_room(g)).clocks for g in games}  # type: ignore[union-attr]
+    assert clocks == {
+        "g1": {"running": {"c:1": 1.5}},
+        "g2": {"running": {"c:2": 2.5}, "paused": {}},
+        "g3": {"running": {"c:3": 9.0}},
+    }
+    # A later checkpoint replaces what the earlier one wrote.
+    await store.save_clocks_many({"g1": {"running": {}}, "g3": {"running": {"c:3": 4.0}}})
+    assert (await store.get_room("g1")).clocks == {"running": {}}  # type: ignore[union-attr]
+    assert (await store.get_room("g3")).clocks == {"running": {"c:3": 4.0}}  # type: ignore[union-attr]
+    assert [r.seq for r in await store.load_actions("g1")] == [1]
+
+
+async def test_a_bot_takes_over_a_seat_and_frees_the_person(store: Store) -> None:
+    await store.create_user("a", "A", "en")
+    await store.create_user("b", "B", "en")
+    room = await store.create_room(NewRoom("r", None, "blitz", 2, True, "a", "A", bots_replace_leavers=True))
+    assert room.bots_replace_leavers
+    await store.take_seat("r", 1, user_id="b", bot=None, name="B")
+    await store.start_game(
+        "r", seed=1, seats=[SeatRecord(0, "a", None, "A"), SeatRecord(1, "b", None, "B")],
+        seat_info=[{"name": "A"}, {"name": "B"}],
+    )
+    assert await store.active_room_of("b") == "r"
+    after = await store.replace_with_bot("r", 1, bot="normal", name="Bot 1 (normal)", at_seq=12)
+    assert after.seats[1] == SeatRecord(1, None, "normal", "Bot 1 (normal)", False, 12)
+    assert after.seats[0].took_over_at is None and after.status == RUNNING
+    assert await store.active_room_of("b") is None
+    await _room(store, "elsewhere", "b")  # free to sit down in another game
+    await store.mark_out("r", [0])
+    with pytest.raises(NotFound):
+        await store.replace_with_bot("r", 0, bot="normal", name="Bot 2 (normal)", at_seq=13)
+    plain = await store.create_room(NewRoom("p", None, "classic", 2, True, "a", "A"))
+    assert plain.bots_replace_leavers is False
+
+
+async def test_chat_keeps_the_last_messages_per_room(store: Store) -> None:
+    await store.create_user("a", "A", "en")
+    await store.create_user("b", "B", "en")
+    await _room(store, "r1", "a")
+    await _room(store, "r2", "b")
+    for i in range(7):
+        await store.add_chat("r1", ChatRecord("A", 0, False, f"hello {i}", 1000.0 + i, "a"))
+    await store.add_chat("r2", ChatRecord("Eve", None, True, "hi there", 5.25))
+    recent = await store.recent_chat("r1", 3)
+    assert [m.text for m in recent] == ["hello 4", "hello 5", "hello 6"]
+    assert recent[-1] == ChatRecord("A", 0, False, "hello 6", 1006.0, "a")
+    assert await store.recent_chat("r2", 50) == [ChatRecord("Eve", None, True, "hi there", 5.25, None)]
+    assert await store.recent_chat("nowhere", 50) == []
+    assert await store.recent_chat("r1", 0) == []

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rigged_engine import RiggedEngine
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -87,21 +88,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class FixedEngine:
-    """The real engine, with fixed dice/deck/first player/rule changes for a scripted test game."""
-
-    def __init__(self, **options: Any) -> None:
-        import opolyx.engine as engine
-
-        self._engine = engine
-        self.options = options
-        self.IllegalAction = engine.IllegalAction
-
-    def new_game(self, mode: str, seats: int, seed: int, *, seat_info: Any = None) -> Any:
-        return self._engine.new_game(mode, seats, seed, seat_info=seat_info, **self.options)
-
-    def replay(self, seed: int, mode: str, seats: int, actions: Any, *, seat_info: Any = None) -> Any:
-        return self._engine.replay(seed, mode, seats, actions, seat_info=seat_info, **self.options)
+# The real engine with fixed dice/deck/first player/rule changes and seat tweaks (tests/web/rigged_engine.py).
+FixedEngine = RiggedEngine
 
 
 class Server:
@@ -176,6 +164,9 @@ def server(make_server: Callable[..., Server]) -> Server:
 @contextmanager
 def page_for(browser: Any, base: str, **context: Any) -> Iterator[Any]:
     ctx = browser.new_context(base_url=base, **context)
+    # Generous waits: CI runs the browser beside the server tests on two cores. A wait ends as soon as
+    # its condition holds, so this only changes how long a real failure takes to report.
+    ctx.set_default_timeout(30_000)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

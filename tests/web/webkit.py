@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-DEFAULT_TIMEOUT = 15_000
+DEFAULT_TIMEOUT = 30_000
 
 
 def sign_in(page: Any, nickname: str, language: str = "en") -> None:

@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from opolyx.server import errors as E
 from opolyx.server.cluster import Cluster
@@ -99,6 +100,11 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         summary="Lobby and game server of opolyx. Games themselves run over the room WebSocket.",
         lifespan=lifespan,
     )
+
+    # The client's scripts, styles and catalogs shrink to about a quarter; small answers and the
+    # WebSocket (not HTTP) are left alone.
+    if settings.gzip_minimum_size > 0:
+        app.add_middleware(GZipMiddleware, minimum_size=settings.gzip_minimum_size)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:

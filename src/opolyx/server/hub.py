@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import random
+import re
 import secrets
 import time
 from collections import deque
@@ -33,6 +34,7 @@ from opolyx.storage import (
     RUNNING,
     WAITING,
     AlreadySeated,
+    ChatRecord,
     RoomRecord,
     SeatRecord,
     SeatTaken,
@@ -43,6 +45,11 @@ from opolyx.storage import (
 log = logging.getLogger(__name__)
 
 _OUT_FLAGS = ("out", "bankrupt", "eliminated", "forfeited", "resigned")
+# How many recent events a snapshot carries (``history``), so a late or returning viewer sees a log.
+HISTORY_LIMIT = 300
+# The strength of the bot that takes over the seat of a person who resigns (rooms that ask for it).
+TAKEOVER_STRENGTH = "normal"
+_BOT_NAME = re.compile(r"^Bot (\d+) \((?:easy|normal|hard)\)$")
 
 
 def out_seats(snapshot: JSON) -> set[int]:
@@ -74,8 +81,13 @@ def pending_seats(snapshot: JSON) -> list[int]:
     return seats
 
 
-def dumps(payload: JSON) -> str:
+def dumps(payload: Any) -> str:
     return json.dumps(payload, separators=(",", ":"), default=str)
+
+
+def bot_number(name: str) -> int | None:
+    m = _BOT_NAME.match(name)
+    return int(m.group(1)) if m else None
 
 
 class Peer:
@@ -155,6 +167,10 @@ class RoomHub:
         self.game: GameLike | None = None
         self.log: list[tuple[int | None, JSON]] = []
         self.snap: JSON | None = None
+        # What clients see of the game: the engine's public snapshot, with the names of seats that a
+        # bot took over (computed once per change, shared by every frame).
+        self.view: JSON | None = None
+        self.history: deque[JSON] = deque(maxlen=HISTORY_LIMIT)
         self.conns: set[Peer] = set()
         self.clocks = ClockBook(ctx.settings.clock_scale)
         self.chat_log: deque[JSON] = deque(maxlen=ctx.settings.chat_history)
@@ -175,12 +191,16 @@ class RoomHub:
     async def load(self) -> None:
         """Rebuild the game from the stored log (after a restart, or to show a finished game)."""
         room = self.room
+        self.chat_log.clear()
+        for m in await self.ctx.store.recent_chat(room.id, self.ctx.settings.chat_history):
+            self.chat_log.append(_chat_frame(m))
         if room.status not in (RUNNING, FINISHED) or room.seed is None:
             return
         records = await self.ctx.store.load_actions(room.id)
         self.log = [(r.seat, r.action) for r in records]
-        self.game = self._replay(self.log)
+        self.game = self._replay_with_history(self.log)
         self.snap = self.game.snapshot()
+        self.view = self._public(self.snap)
         if room.status == RUNNING:
             self.clocks.restore(room.clocks or {})
             self.clocks.sync(self.snap)
@@ -193,7 +213,60 @@ class RoomHub:
             room.seed, room.mode, len(room.seats), [[s, a] for s, a in log], seat_info=room.seat_info
         )
 
+    def _replay_with_history(self, log: list[tuple[int | None, JSON]]) -> GameLike:
+        """Replay action by action, rebuilding the recent events (they follow from the log, so they
+        are never stored) and the takeover notices (from the seats' ``took_over_at``)."""
+        room = self.room
+        assert room.seed is not None
+        game = self.ctx.engine().new_game(room.mode, len(room.seats), room.seed, seat_info=room.seat_info)
+        notices: dict[int, list[JSON]] = {}
+        for seat in room.seats:
+            if seat.took_over_at is not None:
+                notices.setdefault(seat.took_over_at, []).append(self._takeover_event(seat))
+        self.history.clear()
+        self._remember(0, list(getattr(game, "start_events", None) or []))
+        self._remember(0, notices.pop(0, []))
+        for seq, (seat_no, action) in enumerate(log, start=1):
+            self._remember(seq, game.apply(seat_no, action))
+            self._remember(seq, notices.pop(seq, []))
+        return game
+
+    def _remember(self, seq: int, events: list[JSON]) -> None:
+        for event in events:
+            self.history.append({"seq": seq, "event": event})
+
     # --- views ---------------------------------------------------------------------------------------
+
+    def _public(self, snap: JSON | None) -> JSON | None:
+        """The snapshot clients see: seats a bot took over carry the bot's name."""
+        if snap is None:
+            return None
+        swapped = {s.seat: s for s in self.room.seats if s.took_over_at is not None}
+        if not swapped:
+            return snap
+        players: list[Any] = []
+        for index, player in enumerate(snap.get("players") or []):
+            seat = swapped.get(player.get("seat", index)) if isinstance(player, dict) else None
+            players.append(dict(player, name=seat.name, bot=True) if seat is not None else player)
+        return dict(snap, players=players)
+
+    def _bot_view(self, seat: SeatRecord) -> JSON | None:
+        if seat.bot is None:
+            return None
+        replaces = None
+        info = self.room.seat_info or []
+        if seat.took_over_at is not None and seat.seat < len(info):
+            replaces = info[seat.seat].get("name")
+        return {"strength": seat.bot, "number": bot_number(seat.name), "replaces": replaces}
+
+    def _takeover_event(self, seat: SeatRecord) -> JSON:
+        bot = self._bot_view(seat) or {}
+        return {
+            "type": "bot_took_over",
+            "seat": seat.seat,
+            "name": bot.get("replaces"),
+            "bot": {"strength": seat.bot, "number": bot.get("number")},
+        }
 
     def connected_users(self) -> set[str]:
         return {c.user.id for c in self.conns if not c.closed}
@@ -208,6 +281,7 @@ class RoomHub:
                 "name": s.name,
                 "kind": "bot" if s.is_bot else "human",
                 "strength": s.bot,
+                "bot": self._bot_view(s),
                 "connected": True if s.is_bot else s.user_id in online,
                 "out": s.out,
                 "you": viewer is not None and s.user_id == viewer,
@@ -220,6 +294,7 @@ class RoomHub:
             "mode": room.mode,
             "seats": room.seat_count,
             "public": room.public,
+            "bots_replace_leavers": room.bots_replace_leavers,
             "status": room.status,
             "creator": room.creator_id,
             "code": room.code if (seated or viewer == room.creator_id) else None,
@@ -245,11 +320,12 @@ class RoomHub:
             "type": "snapshot",
             "room": self.room_view(conn.user.id),
             "you": {"user": conn.user.id, "seat": seat_no, "spectator": seat is None},
-            "game": self.snap,
+            "game": self.view,
             "seq": self.seq,
             "legal": self._legal(seat_no),
             "deadlines": self.clocks.public() if self.room.status == RUNNING else [],
             "chat": list(self.chat_log),
+            "history": list(self.history),
             "ref": ref,
         }
 
@@ -310,7 +386,29 @@ class RoomHub:
                 raise ActionRefused(E.WRONG_SEAT, f"you sit in seat {mine.seat}, not {seat}")
             if seq is not None and seq != self.seq:
                 raise ActionRefused(E.STALE_STATE, f"the game is at seq {self.seq}, you saw {seq}")
+            if action.get("type") == "resign" and self.room.bots_replace_leavers and not mine.out:
+                await self._take_over(mine, origin=conn, ref=ref)
+                return
             await self._apply(mine.seat, action, origin=conn, ref=ref)
+
+    async def _take_over(self, seat: SeatRecord, *, origin: Peer | None = None, ref: Any = None) -> None:
+        """(Lock held.) A bot of normal strength plays on the seat of a person who resigns; the person
+        is freed at once (they may join another game) and watches this one from now on."""
+        numbers = [bot_number(s.name) or 0 for s in self.room.seats if s.is_bot]
+        name = f"Bot {max(numbers, default=0) + 1} ({TAKEOVER_STRENGTH})"
+        self.room = await self.ctx.store.replace_with_bot(
+            self.room.id, seat.seat, bot=TAKEOVER_STRENGTH, name=name, at_seq=self.seq
+        )
+        bot_seat = next(s for s in self.room.seats if s.seat == seat.seat)
+        event = self._takeover_event(bot_seat)
+        self._remember(self.seq, [event])
+        self.view = self._public(self.snap)
+        self.broadcast({"type": "notice", "seq": self.seq, "event": event})
+        # Everyone gets the new seat list and names; the person who left now watches (no seat).
+        for conn in list(self.conns):
+            conn.send(self.snapshot_for(conn, ref if conn is origin else None))
+        self._bot_stuck = None
+        self._arm()
 
     async def _apply(
         self, seat: int | None, action: JSON, *, origin: Peer | None = None, ref: Any = None
@@ -344,7 +442,9 @@ class RoomHub:
             raise ActionRefused(code, "the action could not be stored; nothing changed") from exc
         self.log.append((seat, action))
         self.snap = snap
+        self._remember(seq, events)
         room_changed = await self._persist_status()
+        self.view = self._public(snap)
         over = bool(game.is_over)
         base = {
             "type": "events",
@@ -356,18 +456,25 @@ class RoomHub:
             "over": over,
             "result": snap.get("result") if over else None,
             "deadlines": self.clocks.public() if not over else [],
+            "game": self.view,
         }
-        # Legal actions and the serialised frame are computed once per seat, not once per socket.
+        # The common part (with the game's state) is serialised once per action; legal actions once
+        # per seat; only the origin's copy differs (its ref).
+        head = dumps(base)[:-1]
+        legal_texts: dict[int | None, str] = {}
         texts: dict[int | None, str] = {}
         for conn in list(self.conns):
             mine = self.room.seat_of(conn.user.id)
             s = mine.seat if mine else None
+            legal = legal_texts.get(s)
+            if legal is None:
+                legal = legal_texts[s] = dumps(self._legal(s))
             if conn is origin:
-                conn.send(dict(base, legal=self._legal(s), ref=ref))
+                conn.send_text(f'{head},"legal":{legal},"ref":{dumps(ref)}}}')
                 continue
             text = texts.get(s)
             if text is None:
-                text = texts[s] = dumps(dict(base, legal=self._legal(s), ref=None))
+                text = texts[s] = f'{head},"legal":{legal},"ref":null}}'
             conn.send_text(text)
         if room_changed:
             self.broadcast_room()
@@ -376,6 +483,7 @@ class RoomHub:
     def _rebuild(self) -> None:
         self.game = self._replay(self.log)
         self.snap = self.game.snapshot()
+        self.view = self._public(self.snap)
         self.clocks.sync(self.snap)
 
     async def _persist_status(self) -> bool:
@@ -411,6 +519,7 @@ class RoomHub:
         room = await self.ctx.store.get_room(self.room.id)
         if room is not None:
             self.room = room
+            self.view = self._public(self.snap)
 
     # --- clocks --------------------------------------------------------------------------------------
 
@@ -583,7 +692,8 @@ class RoomHub:
             raise ApiError(409, E.ALREADY_STARTED, "the game has already started")
 
     async def leave(self, user: UserRecord) -> None:
-        """Leave a waiting room, or resign from a running game (the seat is then out)."""
+        """Leave a waiting room, or resign from a running game (the seat is then out, or played on by
+        a bot in rooms created with ``bots_replace_leavers``)."""
         if self.room.status == RUNNING:
             seat = self.room.seat_of(user.id)
             if seat is None:
@@ -592,6 +702,12 @@ class RoomHub:
                 return
             async with self.lock:
                 if self.game is None or self.game.is_over:
+                    return
+                seat = self.room.seat_of(user.id)
+                if seat is None or seat.out:
+                    return
+                if self.room.bots_replace_leavers:
+                    await self._take_over(seat)
                     return
                 try:
                     await self._apply(seat.seat, {"type": "resign"})
@@ -646,7 +762,10 @@ class RoomHub:
             )
             self.game = game
             self.log = []
+            self.history.clear()
+            self._remember(0, list(getattr(game, "start_events", None) or []))
             self.snap = game.snapshot()
+            self.view = self._public(self.snap)
             self.clocks.sync(self.snap)
             await self.ctx.store.save_clocks(room.id, self.clocks.to_store())
             self.broadcast_snapshots()
@@ -663,14 +782,16 @@ class RoomHub:
             raise ActionRefused(E.CHAT_TOO_LONG, f"chat messages are limited to {limit} characters")
         async with self.lock:
             seat = self.room.seat_of(conn.user.id)
-            frame = {
-                "type": "chat",
-                "name": conn.user.nickname,
-                "seat": seat.seat if seat else None,
-                "spectator": seat is None,
-                "text": text,
-                "at": round(time.time(), 3),
-            }
+            message = ChatRecord(
+                conn.user.nickname, seat.seat if seat else None, seat is None, text, round(time.time(), 3), conn.user.id
+            )
+            # Stored before anyone sees it, like an action: what the table saw survives a restart.
+            try:
+                await self.ctx.store.add_chat(self.room.id, message)
+            except Exception as exc:
+                log.exception("could not store a chat message in room %s", self.room.id)
+                raise ActionRefused(E.INTERNAL, "the message could not be stored; try again") from exc
+            frame = _chat_frame(message)
             self.chat_log.append(frame)
             self.broadcast(frame)
 
@@ -689,6 +810,10 @@ class RoomHub:
                 await task
         for conn in list(self.conns):
             conn.close()
+
+
+def _chat_frame(m: ChatRecord) -> JSON:
+    return {"type": "chat", "name": m.name, "seat": m.seat, "spectator": m.spectator, "text": m.text, "at": m.at}
 
 
 def already_in_game(room_id: str | None) -> ApiError:

@@ -154,7 +154,7 @@ async def list_rooms(svc: Svc, viewer: MaybeUser) -> RoomList:
 async def create_room(body: RoomCreate, request: Request, svc: Svc, user: User) -> RoomOut:
     """Create a room and sit in it. Private rooms get a join code (shown to those seated)."""
     await rate_limit(svc, "create", request, user)
-    hub = await svc.rooms.create(user, body.mode, body.seats, body.public)
+    hub = await svc.rooms.create(user, body.mode, body.seats, body.public, body.bots_replace_leavers)
     return room_out(hub, user)
 
 
@@ -180,7 +180,8 @@ async def join_by_code(body: JoinByCode, request: Request, svc: Svc, user: User)
 
 @router.post("/api/rooms/{room_id}/leave", tags=["lobby"])
 async def leave_room(room_id: str, svc: Svc, user: User) -> RoomOut:
-    """Leave a waiting room; in a running game this resigns (the seat is out, you are free)."""
+    """Leave a waiting room; in a running game this resigns (the seat is out, you are free). In a room
+    created with ``bots_replace_leavers`` a bot of normal strength plays your seat on instead."""
     return RoomOut.model_validate(await svc.rooms.call(room_id, "leave", user))
 
 

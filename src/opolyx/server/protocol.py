@@ -255,6 +255,11 @@ class RoomCreate(Strict):
     mode: Mode = "classic"
     seats: int = Field(default=4, ge=2, le=6)
     public: bool = True
+    bots_replace_leavers: bool = Field(
+        default=False,
+        description="A bot of normal strength takes over the seat of a person who resigns or leaves the "
+        "running game (the person is freed); otherwise that seat is out.",
+    )
 
 
 class JoinByCode(Strict):
@@ -265,11 +270,18 @@ class AddBot(Strict):
     strength: Strength = "normal"
 
 
+class BotOut(BaseModel):
+    strength: Strength
+    number: int | None = Field(default=None, description="n of the server's English name 'Bot <n> (<strength>)'.")
+    replaces: str | None = Field(default=None, description="Name of the person whose seat this bot took over.")
+
+
 class SeatOut(BaseModel):
     seat: int
-    name: str
+    name: str = Field(description="Bots: 'Bot <n> (<strength>)' in English; translate from `bot` instead.")
     kind: Literal["human", "bot"]
     strength: Strength | None = None
+    bot: BotOut | None = Field(default=None, description="Set for bots: what a client needs to name them.")
     connected: bool
     out: bool
     you: bool = False
@@ -280,6 +292,7 @@ class RoomOut(BaseModel):
     mode: Mode
     seats: int
     public: bool
+    bots_replace_leavers: bool = Field(default=False, description="Bots take over the seats of people who resign.")
     status: Literal["waiting", "running", "finished", "closed"]
     creator: str = Field(description="User id of the creator.")
     code: str | None = Field(default=None, description="Private join code, shown to those seated.")
@@ -343,6 +356,11 @@ class ChatOut(BaseModel):
     at: float
 
 
+class HistoryEntry(BaseModel):
+    seq: int = Field(description="The game's seq after the action that caused it (0: the game's start).")
+    event: dict[str, Any] = Field(description="An engine event, or a server notice such as bot_took_over.")
+
+
 class SnapshotOut(BaseModel):
     type: Literal["snapshot"] = "snapshot"
     room: RoomOut
@@ -352,6 +370,9 @@ class SnapshotOut(BaseModel):
     legal: list[dict[str, Any]] = Field(description="Legal actions of your own seat right now.")
     deadlines: list[Deadline]
     chat: list[ChatOut]
+    history: list[HistoryEntry] = Field(
+        default_factory=list, description="The room's most recent events (up to 300), oldest first."
+    )
     ref: Ref | None = None
 
 
@@ -366,7 +387,18 @@ class EventsOut(BaseModel):
     result: dict[str, Any] | None = None
     legal: list[dict[str, Any]]
     deadlines: list[Deadline]
+    game: dict[str, Any] | None = Field(
+        default=None, description="The engine's public snapshot after this action (as in `snapshot`)."
+    )
     ref: Ref | None = Field(default=None, description="Only in the copy sent to whoever acted.")
+
+
+class NoticeOut(BaseModel):
+    type: Literal["notice"] = "notice"
+    seq: int = Field(description="The game's seq when it happened (no action is stored for it).")
+    event: dict[str, Any] = Field(
+        description="A server event for the game log, e.g. {type: bot_took_over, seat, name, bot: {strength, number}}."
+    )
 
 
 class RoomUpdateOut(BaseModel):
@@ -395,6 +427,6 @@ class PongOut(BaseModel):
 
 
 ServerFrame = Annotated[
-    SnapshotOut | EventsOut | RoomUpdateOut | PresenceOut | ChatOut | ErrorFrameOut | PongOut,
+    SnapshotOut | EventsOut | NoticeOut | RoomUpdateOut | PresenceOut | ChatOut | ErrorFrameOut | PongOut,
     Field(discriminator="type"),
 ]

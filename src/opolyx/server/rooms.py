@@ -435,7 +435,9 @@ class RoomService:
 
     # --- lobby ---------------------------------------------------------------------------------------
 
-    async def create(self, user: UserRecord, mode: str, seats: int, public: bool) -> RoomHub:
+    async def create(
+        self, user: UserRecord, mode: str, seats: int, public: bool, bots_replace_leavers: bool = False
+    ) -> RoomHub:
         if mode == "team" and seats not in (4, 6):
             raise ApiError(422, E.INVALID_SEATS, "team games have 4 or 6 seats")
         busy = await self.ctx.store.active_room_of(user.id)
@@ -446,7 +448,7 @@ class RoomService:
             code = None if public else new_code()
             try:
                 room = await self.ctx.store.create_room(
-                    NewRoom(room_id, code, mode, seats, public, user.id, user.nickname)
+                    NewRoom(room_id, code, mode, seats, public, user.id, user.nickname, bots_replace_leavers)
                 )
                 break
             except AlreadySeated as exc:

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     # How often remaining clock time is written to the store, bounding what a crash can give back.
     clock_checkpoint_seconds: float = 2.0
 
+    # HTTP answers at least this large are gzip-compressed when the client accepts it (0 turns it off).
+    gzip_minimum_size: int = 1024
+
     chat_max_length: int = 300
     chat_history: int = 50
     max_frame_bytes: int = 16 * 1024

@@ -61,6 +61,8 @@ class SeatRecord:
     bot: str | None
     name: str
     out: bool = False
+    # The game's seq at which a bot took this seat over from a person who resigned (None: never).
+    took_over_at: int | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -85,6 +87,8 @@ class RoomRecord:
     seat_info: list[JSON] | None = None
     result: JSON | None = None
     clocks: JSON = field(default_factory=dict)
+    # Chosen at creation: a bot takes over the seat of a person who resigns (else the seat goes out).
+    bots_replace_leavers: bool = False
 
     def seat_of(self, user_id: str) -> SeatRecord | None:
         for s in self.seats:
@@ -102,6 +106,16 @@ class ActionRecord:
 
 
 @dataclass(frozen=True)
+class ChatRecord:
+    name: str
+    seat: int | None
+    spectator: bool
+    text: str
+    at: float
+    user_id: str | None = None
+
+
+@dataclass(frozen=True)
 class NewRoom:
     id: str
     code: str | None
@@ -110,6 +124,7 @@ class NewRoom:
     public: bool
     creator_id: str
     creator_name: str
+    bots_replace_leavers: bool = False
 
 
 class Store(abc.ABC):
@@ -193,8 +208,21 @@ class Store(abc.ABC):
             await self.save_clocks(room_id, value)
 
     @abc.abstractmethod
+    async def replace_with_bot(self, room_id: str, seat: int, *, bot: str, name: str, at_seq: int) -> RoomRecord:
+        """A bot takes over a person's seat in a running game: the person is freed (may join another
+        game), the seat plays on. ``at_seq`` is the game's seq at that moment."""
+
+    @abc.abstractmethod
     async def mark_out(self, room_id: str, seats: Sequence[int]) -> None:
         """These seats are eliminated: their people may join other games."""
 
     @abc.abstractmethod
     async def finish_game(self, room_id: str, result: JSON | None) -> None: ...
+
+    # chat
+    @abc.abstractmethod
+    async def add_chat(self, room_id: str, message: ChatRecord) -> None: ...
+
+    @abc.abstractmethod
+    async def recent_chat(self, room_id: str, limit: int) -> list[ChatRecord]:
+        """The room's last ``limit`` messages, oldest first."""

@@ -27,6 +27,7 @@ from opolyx.storage.base import (
     WAITING,
     ActionRecord,
     AlreadySeated,
+    ChatRecord,
     NewRoom,
     NotFound,
     RoomRecord,
@@ -36,7 +37,7 @@ from opolyx.storage.base import (
     Store,
     UserRecord,
 )
-from opolyx.storage.tables import actions, room_seats, rooms, users
+from opolyx.storage.tables import actions, chat_messages, room_seats, rooms, users
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 T = TypeVar("T")
@@ -253,7 +254,9 @@ class SqlStore(Store):
 
     @staticmethod
     def _to_room(row: Any, seat_rows: Sequence[Any]) -> RoomRecord:
-        seats = tuple(SeatRecord(s.seat, s.user_id, s.bot, s.name, bool(s.out)) for s in seat_rows)
+        seats = tuple(
+            SeatRecord(s.seat, s.user_id, s.bot, s.name, bool(s.out), s.took_over_at) for s in seat_rows
+        )
         return RoomRecord(
             id=row.id,
             code=row.code,
@@ -270,6 +273,7 @@ class SqlStore(Store):
             seat_info=row.seat_info,
             result=row.result,
             clocks=row.clocks or {},
+            bots_replace_leavers=bool(row.bots_replace_leavers),
         )
 
     async def _must_room(self, conn: Conn, room_id: str) -> RoomRecord:
@@ -292,6 +296,7 @@ class SqlStore(Store):
                         status=WAITING,
                         created_at=_now(),
                         clocks={},
+                        bots_replace_leavers=room.bots_replace_leavers,
                     )
                 )
                 await conn.execute(
@@ -498,6 +503,17 @@ class SqlStore(Store):
         async with self.engine.begin() as conn:
             await self._write_clocks(conn, clocks)
 
+    async def replace_with_bot(self, room_id: str, seat: int, *, bot: str, name: str, at_seq: int) -> RoomRecord:
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                room_seats.update()
+                .where(room_seats.c.room_id == room_id, room_seats.c.seat == seat, room_seats.c.out.is_(False))
+                .values(user_id=None, bot=bot, name=name, active=False, took_over_at=at_seq)
+            )
+            if result.rowcount != 1:
+                raise NotFound(f"seat {seat} of room {room_id} is not playing")
+            return await self._must_room(conn, room_id)
+
     async def mark_out(self, room_id: str, seats: Sequence[int]) -> None:
         if not seats:
             return
@@ -518,6 +534,37 @@ class SqlStore(Store):
                 .where(rooms.c.id == room_id, rooms.c.status.in_(list(UNFINISHED)))
                 .values(status=FINISHED, finished_at=_now(), result=result)
             )
+
+    # chat -----------------------------------------------------------------------------------------
+
+    async def add_chat(self, room_id: str, message: ChatRecord) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                chat_messages.insert().values(
+                    room_id=room_id,
+                    user_id=message.user_id,
+                    name=message.name,
+                    seat=message.seat,
+                    spectator=message.spectator,
+                    text=message.text,
+                    at=message.at,
+                )
+            )
+
+    async def recent_chat(self, room_id: str, limit: int) -> list[ChatRecord]:
+        if limit <= 0:
+            return []
+        query = (
+            chat_messages.select()
+            .where(chat_messages.c.room_id == room_id)
+            .order_by(chat_messages.c.id.desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            ChatRecord(r.name, r.seat, bool(r.spectator), r.text, float(r.at), r.user_id) for r in reversed(rows)
+        ]
 
 
 def _settle(item: _Append, error: BaseException | None = None, cause: BaseException | None = None) -> None:

@@ -39,6 +39,8 @@ rooms = sa.Table(
     sa.Column("seat_info", Json, nullable=True),
     sa.Column("result", Json, nullable=True),
     sa.Column("clocks", Json, nullable=True),
+    # Migration 0002: a bot of normal strength takes over the seat of a person who resigns.
+    sa.Column("bots_replace_leavers", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 room_seats = sa.Table(
@@ -53,6 +55,8 @@ room_seats = sa.Table(
     # True while a person sits in an unfinished game and is not out; the partial unique index below
     # makes "one unfinished game per person" hold even when two joins race.
     sa.Column("active", sa.Boolean, nullable=False),
+    # Migration 0002: the game's seq at which a bot took this seat over from a person who resigned.
+    sa.Column("took_over_at", sa.Integer, nullable=True),
     sa.Index(
         "uq_room_seats_active_user",
         "user_id",
@@ -71,4 +75,19 @@ actions = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("action", Json, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# Migration 0003: what was said in each room; the server serves the last few on connect.
+chat_messages = sa.Table(
+    "chat_messages",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id"), nullable=False),
+    sa.Column("user_id", sa.String(64), nullable=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("spectator", sa.Boolean, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_chat_messages_room_id_id", "room_id", "id"),
 )

@@ -1,14 +1,22 @@
 // Tokens walk square by square: each `moved` event queues its path, jumps (jail, teleport) go at once.
+// Walking never lags far behind the game: a long move is walked in at most MAX_STEPS hops (about 0.6 s),
+// and when a seat's next move arrives before its token has finished walking, the token skips ahead to
+// where the previous move ended and walks only the new one.
 import { set, state } from './store.js';
 
 const queues = {};   // seat -> [square, ...]
 let timer = null;
 const STEP_MS = 80;
-const MAX_QUEUE = 16;
+const MAX_STEPS = 8;
 
 export function resetTokens() {
   for (const k of Object.keys(queues)) delete queues[k];
   set({ tokens: {} });
+}
+
+/** Whether some token is still walking. */
+export function walking() {
+  return Object.values(queues).some((q) => q.length > 0);
 }
 
 function push(seat, square) {
@@ -21,17 +29,41 @@ function lastShown(seat) {
   return state.tokens[seat];
 }
 
+/** The squares of a walk of `steps` from `from`, thinned to at most MAX_STEPS hops; always ends on the target. */
+export function walk(from, steps, n = 40) {
+  const dir = steps < 0 ? -1 : 1;
+  const count = Math.abs(steps);
+  const hops = Math.min(count, MAX_STEPS);
+  const out = [];
+  for (let h = 1; h <= hops; h++) {
+    const k = Math.round((h * count) / hops);
+    out.push((((from + dir * k) % n) + n) % n);
+  }
+  return out;
+}
+
 export function feedAnimation(game, events) {
   if (!game) return;
   const n = (game.squares || []).length || 40;
+  const tokens = { ...state.tokens };
+  let changed = false;
+  // Skip ahead: a seat that moves again while still walking jumps to the end of its earlier walk first.
+  const moving = new Set(events.filter((e) => ['moved', 'teleported', 'jailed'].includes(e.type)).map((e) => String(e.seat)));
+  for (const seat of moving) {
+    const q = queues[seat];
+    if (q && q.length) {
+      tokens[seat] = q[q.length - 1];
+      q.length = 0;
+      changed = true;
+    }
+  }
   for (const ev of events) {
     if (ev.type === 'moved') {
       let from = lastShown(ev.seat);
+      if (from === undefined) from = tokens[ev.seat];
       if (from === undefined) from = ev["from"];
-      const steps = ev.steps || 0;
-      const dir = steps < 0 ? -1 : 1;
       if (from !== ev["from"]) push(ev.seat, ev["from"]);
-      for (let k = 1; k <= Math.abs(steps); k++) push(ev.seat, (((ev["from"] + dir * k) % n) + n) % n);
+      for (const sq of walk(ev["from"], ev.steps || 0, n)) push(ev.seat, sq);
     } else if (ev.type === 'teleported') {
       push(ev.seat, ev.to);
     } else if (ev.type === 'jailed') {
@@ -39,8 +71,6 @@ export function feedAnimation(game, events) {
     }
   }
   // Tokens with nothing queued simply show the snapshot's position.
-  const tokens = { ...state.tokens };
-  let changed = false;
   for (const p of game.players || []) {
     if (!(queues[p.seat] && queues[p.seat].length) && tokens[p.seat] !== p.position && !events.length) {
       tokens[p.seat] = p.position;
@@ -59,7 +89,6 @@ function tick() {
   let busy = false;
   for (const [seat, q] of Object.entries(queues)) {
     if (!q.length) continue;
-    if (q.length > MAX_QUEUE) q.splice(0, q.length - MAX_QUEUE);
     tokens[seat] = q.shift();
     busy = busy || q.length > 0;
   }

@@ -22,7 +22,9 @@ export const getSession = () => req('GET', '/api/session');
 export const startSession = (nickname, language) => req('POST', '/api/session', { nickname, language });
 export const listRooms = () => req('GET', '/api/rooms');
 export const getRoom = (id) => req('GET', `/api/rooms/${encodeURIComponent(id)}`);
-export const createRoom = (mode, seats, isPublic) => req('POST', '/api/rooms', { mode, seats, public: isPublic });
+export const createRoom = (mode, seats, isPublic, botsReplaceLeavers = false) => req('POST', '/api/rooms', {
+  mode, seats, public: isPublic, bots_replace_leavers: botsReplaceLeavers,
+});
 export const joinRoom = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/join`);
 export const joinByCode = (code) => req('POST', '/api/join', { code });
 export const leaveRoom = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/leave`);

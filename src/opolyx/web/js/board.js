@@ -167,17 +167,34 @@ function Cell({ i, sq, view, me, picking, highlight }) {
   </g>`;
 }
 
-function tokenSpot(square, k, inJail) {
+export const TOKEN_R = 11;
+
+/**
+ * Where the k-th token on a square stands. Tokens keep clear of the square's name: on the short squares
+ * they sit in a row just above the price, on the side squares they flank the price, on the corners they
+ * line up along the outer edge (prisoners in the jail's cell at the top right).
+ */
+export function tokenSpot(square, k, inJail) {
   const g = geometry(square);
-  let cx = g.x + g.w / 2;
-  let cy = g.y + g.h / 2;
-  if (square === 10) {
-    // Jail: prisoners inside the cell, visitors along its outer edges.
-    if (inJail) { cx = g.x + g.w * 0.62; cy = g.y + g.h * 0.38; } else { cx = g.x + 26; cy = g.y + g.h - 26; }
+  if (g.side === 'corner') {
+    if (square === 10 && inJail) {
+      return { x: g.x + [118, 142, 118, 142, 118, 142][k % 6], y: g.y + [18, 18, 42, 42, 66, 66][k % 6] };
+    }
+    const dx = [-50, -25, 0, 25, 50, 0][k % 6];
+    return { x: g.x + g.w / 2 + dx, y: g.y + g.h - (k === 5 ? 38 : 15) };
   }
-  const dx = [-16, 16, -16, 16, 0, 0][k] ?? 0;
-  const dy = [-14, -14, 14, 14, -30, 30][k] ?? 0;
-  return { x: cx + dx, y: cy + dy };
+  const horizontal = g.side === 'left' || g.side === 'right';
+  const box = textBox(g, true);
+  const cx = box.x + box.w / 2;
+  if (horizontal) {
+    // Beside the price (up to about 50 units wide, centred), two on each side; two more above them.
+    const dx = [-40, 40, -58, 58, -40, 40][k % 6];
+    const y = box.y + box.h - 14 - (k >= 4 ? 22 : 0);
+    return { x: cx + dx, y };
+  }
+  // Short squares: a row of three just above the price, a second row above it.
+  const row = box.y + box.h - 42;
+  return { x: cx + [-24, 0, 24, -24, 0, 24][k % 6], y: row - (k >= 3 ? 23 : 0) };
 }
 
 function Tokens({ game }) {
@@ -191,11 +208,17 @@ function Tokens({ game }) {
     const { x, y } = tokenSpot(pos, k, p.in_jail && pos === 10);
     const active = game.turn === p.seat && !game.over;
     out.push(html`<g class=${`token ${active ? 'active' : ''}`} data-seat=${p.seat} transform=${`translate(${x} ${y})`}>
-      <circle r="15" fill=${seatColor(p.seat)} />
-      <text y="5" font-size="14" text-anchor="middle">${(p.name || '?').slice(0, 1).toUpperCase()}</text>
+      <circle r=${TOKEN_R} fill=${seatColor(p.seat)} />
+      <text y="4.5" font-size="12" text-anchor="middle">${(p.name || '?').slice(0, 1).toUpperCase()}</text>
     </g>`);
   }
   return out;
+}
+
+/** The newest roll: from its event as soon as it arrives (the snapshot that carries it comes a little later). */
+function shownDice(game) {
+  const ev = state.lastDice;
+  return ev && ev.seq > state.seq && ev.dice ? ev.dice : game.dice;
 }
 
 function Center({ game }) {
@@ -209,7 +232,7 @@ function Center({ game }) {
       ${t(`mode.${game.mode}.name`)} · ${t('game.round_of', { round: game.round, limit: rules.round_limit })}
     </text>
     ${game.rent_tax_percent > 0 && html`<text class="center-tax" x=${mid} y=${C + 160} text-anchor="middle" font-size="20">${t('game.rent_tax', { percent: game.rent_tax_percent })}</text>`}
-    <g transform=${`translate(${mid} ${mid - 10})`}><${Dice} dice=${game.dice} event=${state.lastDice} /></g>
+    <g transform=${`translate(${mid} ${mid - 10})`}><${Dice} dice=${shownDice(game)} event=${state.lastDice} /></g>
     ${!game.over && actor && html`<g class="center-turn">
       <circle cx=${mid - 150} cy=${mid + 110} r="14" fill=${seatColor(actor.seat)} />
       <text x=${mid - 126} y=${mid + 118} font-size="26">${t(`decision.${actor.decision}`, { player: playerName(actor.seat) })}</text>

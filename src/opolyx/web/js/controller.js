@@ -133,9 +133,9 @@ export async function refreshLobby() {
   }
 }
 
-export async function createRoom(mode, seats, isPublic) {
+export async function createRoom(mode, seats, isPublic, botsReplaceLeavers = false) {
   try {
-    const room = await api.createRoom(mode, seats, isPublic);
+    const room = await api.createRoom(mode, seats, isPublic, botsReplaceLeavers);
     go(`room/${room.id}`);
   } catch (err) { handleSeatError(err); }
 }
@@ -248,6 +248,8 @@ function onFrame(frame) {
         room: frame.room, you: frame.you, game, seq: frame.seq, legal: frame.legal || [],
         deadlines: deadlinesWithEnds(frame.deadlines), chat: frame.chat || state.chat,
       });
+      // The server's recent events replace the log (a reconnect or a late spectator sees the game so far).
+      if (frame.history) set({ log: frame.history.slice(-LOG_LIMIT).map((h) => ({ id: ++logId, seq: h.seq, ev: h.event })) });
       if (game) {
         ensureBoard(game.board);
         feedAnimation(game, []);
@@ -258,7 +260,7 @@ function onFrame(frame) {
     case 'events': {
       const patch = { legal: frame.legal || [], deadlines: deadlinesWithEnds(frame.deadlines) };
       const dice = [...frame.events].reverse().find((e) => e.type === 'dice_rolled');
-      if (dice) patch.lastDice = dice;
+      if (dice) patch.lastDice = { ...dice, seq: frame.seq };
       if (frame.game) {
         patch.game = frame.game;
         patch.seq = frame.seq;
@@ -273,6 +275,9 @@ function onFrame(frame) {
       feedAnimation(state.game, frame.events);
       break;
     }
+    case 'notice':
+      pushLog(frame.seq, [frame.event]);
+      break;
     case 'room':
       set({ room: frame.room });
       if (frame.room.status === 'running' && !state.game && socket) socket.send({ type: 'sync' });

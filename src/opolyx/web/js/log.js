@@ -86,6 +86,10 @@ const RENDER = {
   trade_lapsed: (e) => [`log.trade_lapsed.${e.reason}`, {}],
   companies_inherited: (e) => ['log.companies_inherited', { player: P(e.seat), from: P(e["from"]), squares: e.squares.map(S).join(', ') }],
   player_out: (e) => [`log.player_out.${e.reason}`, { player: P(e.seat) }],
+  // A server notice, not an engine event: a bot plays on for a person who left (rooms created that way).
+  bot_took_over: (e) => ['log.bot_took_over', {
+    player: e.name || P(e.seat), bot: t('player.bot_name', { n: e.bot.number, strength: t(`strength.${e.bot.strength}`) }),
+  }],
   turn_timed_out: (e) => ['log.turn_timed_out', { player: P(e.seat), missed: e.missed }],
   game_over: (e) => [`log.game_over.${e.reason}`, { player: P(e.winner), round: e.round }],
 };

@@ -37,6 +37,7 @@ function CreateRoom() {
   const [mode, setMode] = useState('classic');
   const [seats, setSeats] = useState(4);
   const [priv, setPriv] = useState(false);
+  const [botsReplace, setBotsReplace] = useState(false);
   const choices = seatChoices(mode);
   const n = choices.includes(seats) ? seats : choices.includes(4) ? 4 : choices[0];
   return html`<section class="card create-room" data-testid="create-room">
@@ -48,7 +49,8 @@ function CreateRoom() {
       <label>${t('lobby.seats')} <select name="seats" value=${n} onChange=${(e) => setSeats(Number(e.target.value))}>
         ${choices.map((c) => html`<option value=${c}>${c}</option>`)}</select></label>
       <label class="check"><input type="checkbox" name="private" checked=${priv} onChange=${(e) => setPriv(e.target.checked)} /> ${t('lobby.private')}</label>
-      <button class="primary" data-action="create" onClick=${() => createRoom(mode, n, !priv)}>${t('lobby.create_button')}</button>
+      <label class="check"><input type="checkbox" name="bots_replace_leavers" checked=${botsReplace} onChange=${(e) => setBotsReplace(e.target.checked)} /> ${t('lobby.bots_replace_leavers')}</label>
+      <button class="primary" data-action="create" onClick=${() => createRoom(mode, n, !priv, botsReplace)}>${t('lobby.create_button')}</button>
     </div>
   </section>`;
 }

@@ -1,0 +1,67 @@
+"""The client lives on the state in each events frame (no sync polling), rebuilds its log from the
+snapshot's history after a reload, offers "bots replace leavers" when creating a room and logs a takeover."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import page_for
+from webkit import add_bots, game_state, play_step, sign_in, start_game, wait_until
+
+SEND_TRACKER = """
+(() => {
+  window.__sent = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try { window.__sent.push(JSON.parse(data).type); } catch (e) { window.__sent.push('?'); }
+    return send.call(this, data);
+  };
+})();
+"""
+
+
+def syncs(page: Any) -> int:
+    return int(page.evaluate("window.__sent.filter((t) => t === 'sync').length"))
+
+
+def test_no_polling_history_after_reload_and_a_bot_takes_over(browser: Any, server: Any) -> None:
+    with page_for(browser, server.base) as page:
+        page.context.add_init_script(SEND_TRACKER)
+        sign_in(page, "Alice")
+        page.click("label.mode-option:has(input[value=blitz])")
+        page.select_option("select[name=seats]", "2")
+        page.check("input[name=bots_replace_leavers]")
+        page.click("[data-action=create]")
+        page.wait_for_selector(".room-screen .seats", timeout=30_000)
+        room_id = page.evaluate("async () => (await import('/js/store.js')).state.roomId")
+        view = page.evaluate(f"fetch('/api/rooms/{room_id}').then((r) => r.json())")
+        assert view["bots_replace_leavers"] is True
+        add_bots(page, 1)
+        start_game(page)
+        before = syncs(page)
+        seq0 = game_state(page)["game"]["seq"]
+        for _ in range(200):
+            if game_state(page)["game"]["seq"] >= seq0 + 15 or game_state(page)["over"]:
+                break
+            if not play_step(page):
+                page.wait_for_timeout(50)
+        state = game_state(page)
+        assert state["game"]["seq"] > seq0
+        assert syncs(page) == before, "the client asked for snapshots although events frames carry the state"
+        # The state shown is the one the last events frame carried.
+        seq = page.evaluate("async () => (await import('/js/store.js')).state.seq")
+        assert seq == state["game"]["seq"]
+        log_before = state["log"]
+        assert log_before
+        # Reload: the log comes back from the snapshot's history, not empty.
+        page.reload()
+        page.wait_for_selector("svg.board .cell", timeout=30_000)
+        wait_until(lambda: len(game_state(page)["log"]) >= len(log_before))
+        assert game_state(page)["log"][0] == "game_started"
+        # Leaving hands the seat to a bot; the log says so and the seat plays on.
+        page.evaluate(f"fetch('/api/rooms/{room_id}/leave', {{method: 'POST'}})")
+        wait_until(lambda: "bot_took_over" in game_state(page)["log"])
+        if page.locator("[data-tab=log].on").count() == 0:
+            page.click("[data-tab=log]")
+        wait_until(lambda: "plays on for them" in page.locator("[data-testid=log]").inner_text())
+        assert game_state(page)["seat"] is None
