@@ -1,20 +1,20 @@
 """``opolyx story``: a whole game between bots, told in English, one line per event.
 
 The game is played through the public engine API only (``legal_actions`` and ``apply``), so the story is
-also a quick end-to-end check of the engine. Bots come from :func:`opolyx.bots.make_bot` when that exists;
-otherwise (and whenever a bot fails) a small built-in random player decides. It always picks a legal
-action, never resigns and never proposes trades.
+also a quick end-to-end check of the engine. Bots come from :func:`opolyx.bots.make_bot`; whenever a bot
+fails, resigns or loops on one decision, a small built-in random player decides instead. It always picks a
+legal action, never resigns and never proposes trades.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import typer
 
+from opolyx.bots import make_bot
 from opolyx.engine import Game, IllegalAction, new_game
 from opolyx.i18n.amounts import format_amount
 
@@ -136,29 +136,9 @@ class RandomPlayer:
         return rng.choice(safe) if safe else None
 
 
-def _make_bot_factory() -> Callable[[str, int], Any] | None:
-    try:
-        module = importlib.import_module("opolyx.bots")
-    except ImportError:
-        return None
-    factory = getattr(module, "make_bot", None)
-    return factory if callable(factory) else None
-
-
 def make_players(seats: int, seed: int, strength: str = "normal") -> list[Chooser]:
-    """One player per seat: ``opolyx.bots.make_bot(strength, seed)`` if it exists, else a RandomPlayer."""
-    factory = _make_bot_factory()
-    players: list[Chooser] = []
-    for seat in range(seats):
-        bot_seed = seed * 100 + seat
-        bot: Any = None
-        if factory is not None:
-            try:
-                bot = factory(strength, bot_seed)
-            except Exception:
-                bot = None
-        players.append(bot if bot is not None and hasattr(bot, "choose") else RandomPlayer(bot_seed))
-    return players
+    """One bot per seat, each seeded from the story's seed so a seed always tells the same story."""
+    return [make_bot(strength, seed * 100 + seat) for seat in range(seats)]
 
 
 # ---------------------------------------------------------------------- narration

@@ -10,18 +10,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from server_kit import Person, ThreadServer, test_settings
+from server_kit import Person, test_settings
 
+from live_server import ThreadServer
 from opolyx.server import Settings
-from opolyx.storage.testing import BACKENDS, PG_SKIP_MESSAGE, TestDatabase, fresh_database, pg_url
-
-
-@pytest.fixture(params=BACKENDS)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestDatabase]:
-    if request.param == "postgresql" and pg_url() is None:
-        pytest.skip(PG_SKIP_MESSAGE)
-    with fresh_database(request.param, tmp_path) as db:
-        yield db
+from opolyx.storage.testing import TestDatabase
 
 
 @pytest.fixture

@@ -5,21 +5,19 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
-import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from pydantic import TypeAdapter
 from websockets.sync.client import ClientConnection, connect
 
-from opolyx.server import Settings, create_app
+from live_server import quick_settings
+from opolyx.server import Settings
 from opolyx.server.protocol import ServerFrame
 from opolyx.storage.testing import TestDatabase
 
@@ -27,65 +25,11 @@ FRAMES: TypeAdapter[Any] = TypeAdapter(ServerFrame)
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_settings(db: TestDatabase, data_dir: Path, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "host": "127.0.0.1",
-        "port": free_port(),
-        "data_dir": data_dir,
-        "database_url": db.url,
-        "database_schema": db.schema,
-        "bot_delay_min": 0.0,
-        "bot_delay_max": 0.0,
-        "secret_key": "test-secret",
-        "rate_join_burst": 1000,
-        "rate_create_burst": 1000,
-        "rate_session_burst": 1000,
-        "rate_chat_burst": 1000,
-        "rate_ws_burst": 100000,
-        "rate_ws_per_second": 100000.0,
-    }
-    values.update(overrides)
-    return Settings(**values)
+    return quick_settings(data_dir, database_url=db.url, database_schema=db.schema, **overrides)
 
 
 test_settings.__test__ = False  # type: ignore[attr-defined]
-
-
-class ThreadServer:
-    """uvicorn on a free port in a background thread, sharing nothing with other tests."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.base = f"http://127.0.0.1:{settings.port}"
-        config = uvicorn.Config(
-            create_app(settings),
-            host="127.0.0.1",
-            port=settings.port,
-            ws_max_size=settings.ws_hard_max_bytes,
-            log_level="warning",
-            lifespan="on",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> ThreadServer:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
 
 
 class ProcessServer:

@@ -9,7 +9,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from server_kit import Person, ThreadServer
+from server_kit import Person
+
+from live_server import ThreadServer
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "client_bot.py"
 

@@ -8,7 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from server_kit import Person, Table, ThreadServer
+from server_kit import Person, Table
+
+from live_server import ThreadServer
 
 MODES = ["classic", "blitz", "speed", "team", "halal", "fortuna"]
 

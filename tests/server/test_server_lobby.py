@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
-from server_kit import Person, ThreadServer
+from server_kit import Person
+
+from live_server import ThreadServer
 
 
 def test_health_and_openapi(server: ThreadServer) -> None:

@@ -9,9 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from server_kit import Person, ThreadServer
+from server_kit import Person
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
+
+from live_server import ThreadServer
 
 
 def _running_room(people: Callable[[str], Person], mode: str = "classic") -> tuple[Person, dict[str, Any]]:

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from server_kit import Person, Table, ThreadServer
+from server_kit import Person, Table
 
+from live_server import ThreadServer
 from opolyx.server.hub import HISTORY_LIMIT
 
 

@@ -1,21 +1,9 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-
-from opolyx.storage.testing import BACKENDS, PG_SKIP_MESSAGE, TestDatabase, fresh_database, pg_url
-
-
-@pytest.fixture(params=BACKENDS)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestDatabase]:
-    if request.param == "postgresql" and pg_url() is None:
-        pytest.skip(PG_SKIP_MESSAGE)
-    with fresh_database(request.param, tmp_path) as db:
-        yield db
 
 
 @pytest.fixture
 def anyio_backend() -> str:
+    """The contract suite runs on asyncio, the only loop the server runs on."""
     return "asyncio"

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import threading
-import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rigged_engine import RiggedEngine
+
+from live_server import ThreadServer, quick_settings
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -82,72 +80,21 @@ def screenshots() -> Path:
     return SCREENSHOTS
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-# The real engine with fixed dice/deck/first player/rule changes and seat tweaks (tests/web/rigged_engine.py).
-FixedEngine = RiggedEngine
-
-
-class Server:
-    def __init__(self, tmp: Path, engine_options: dict[str, Any] | None) -> None:
-        import uvicorn
-
-        from opolyx.server import Settings, create_app
-
-        port = free_port()
-        self.base = f"http://127.0.0.1:{port}"
-        self.settings = Settings(
-            host="127.0.0.1",
-            port=port,
-            data_dir=tmp,
-            secret_key="browser-test-secret",
-            bot_delay_min=0.0,
-            bot_delay_max=0.0,
-            rate_join_burst=1000,
-            rate_create_burst=1000,
-            rate_session_burst=1000,
-            rate_chat_burst=1000,
-            rate_ws_burst=100000,
-            rate_ws_per_second=100000.0,
-        )
-        engine = (lambda: FixedEngine(**engine_options)) if engine_options else None
-        config = uvicorn.Config(
-            create_app(self.settings, engine=engine),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="on",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
+def start_server(data_dir: Path, engine_options: dict[str, Any] | None) -> ThreadServer:
+    """A running server; ``engine_options`` (fixed dice, deck, rules, seat tweaks) rig its engine."""
+    settings = quick_settings(data_dir, secret_key="browser-test-secret")
+    engine = (lambda: RiggedEngine(**engine_options)) if engine_options else None
+    return ThreadServer(settings, engine).__enter__()
 
 
 @pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
-    stack: list[Server] = []
+def make_server(tmp_path: Path) -> Iterator[Callable[..., ThreadServer]]:
+    stack: list[ThreadServer] = []
 
-    def start(**engine_options: Any) -> Server:
-        n = len(stack)
-        data = tmp_path / f"server{n}"
+    def start(**engine_options: Any) -> ThreadServer:
+        data = tmp_path / f"server{len(stack)}"
         data.mkdir()
-        server = Server(data, engine_options or None).__enter__()
+        server = start_server(data, engine_options or None)
         stack.append(server)
         return server
 
@@ -157,22 +104,7 @@ def make_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
 
 
 @pytest.fixture
-def server(make_server: Callable[..., Server]) -> Server:
+def server(make_server: Callable[..., ThreadServer]) -> ThreadServer:
     return make_server()
 
 
-@contextmanager
-def page_for(browser: Any, base: str, **context: Any) -> Iterator[Any]:
-    ctx = browser.new_context(base_url=base, **context)
-    # Generous waits: CI runs the browser beside the server tests on two cores. A wait ends as soon as
-    # its condition holds, so this only changes how long a real failure takes to report.
-    ctx.set_default_timeout(30_000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    try:
-        yield page
-    finally:
-        ctx.close()
-    assert not errors, errors

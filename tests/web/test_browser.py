@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import page_for
 from webkit import (
     add_bots,
     click_if,
     create_room,
     game_state,
+    page_for,
     play_step,
     shot,
     sign_in,

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import page_for
-from webkit import add_bots, create_room, game_state, shot, sign_in, start_game, wait_until
+from webkit import add_bots, create_room, game_state, page_for, shot, sign_in, start_game, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -319,7 +318,8 @@ def test_reconnects_by_itself_and_plays_on(browser: Any, make_server: Any, scree
                 return JSON.stringify({screen: s.screen, conn: s.conn, seq: s.seq, legal: s.legal, you: s.you,
                                        pending: s.game && s.game.pending, hash: location.hash});
             }""")) from exc
-        assert page.evaluate("window.__sockets.length") == 1
+        sockets = page.evaluate("window.__sockets.length")
+        assert sockets >= 1
         # The network goes away and the socket drops: the header says so, the client retries with backoff.
         page.context.set_offline(True)
         page.evaluate("window.__sockets.at(-1).close(4000)")
@@ -328,7 +328,7 @@ def test_reconnects_by_itself_and_plays_on(browser: Any, make_server: Any, scree
         time.sleep(1.5)
         page.context.set_offline(False)
         page.wait_for_selector("header .conn.online", timeout=20_000)
-        assert page.evaluate("window.__sockets.length") >= 2
+        assert page.evaluate("window.__sockets.length") > sockets
         # It plays on: roll, and the bot's turn comes back over the new socket.
         click(page, "[data-action=roll]")
         wait_log(page, "Bank dividend")

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import page_for
-from webkit import add_bots, game_state, play_step, sign_in, start_game, wait_until
+from webkit import add_bots, game_state, page_for, play_step, sign_in, start_game, wait_until
 
 SEND_TRACKER = """
 (() => {

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -114,3 +116,20 @@ def wait_until(predicate: Any, timeout: float = 15.0, step: float = 0.05) -> Any
             return value
         time.sleep(step)
     raise AssertionError("condition not met in time")
+
+
+@contextmanager
+def page_for(browser: Any, base: str, **context: Any) -> Iterator[Any]:
+    ctx = browser.new_context(base_url=base, **context)
+    # Generous waits: CI runs the browser beside the server tests on two cores. A wait ends as soon as
+    # its condition holds, so this only changes how long a real failure takes to report.
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    try:
+        yield page
+    finally:
+        ctx.close()
+    assert not errors, errors

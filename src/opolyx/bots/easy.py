@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from opolyx.bots.base import Action, BaseBot
-from opolyx.bots.heuristics import BoardInfo, can_build, can_mortgage, can_sell, liquidation
+from opolyx.bots.heuristics import BoardInfo, can_build, can_mortgage, can_sell, derived, liquidation
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -21,7 +21,7 @@ class EasyBot(BaseBot):
             if p.cash >= game.rules.jail_bail and self.rng.random() < 0.5:
                 return {"type": "pay_bail"}
             return {"type": "jail_roll"}
-        if self.rng.random() < 0.3:
+        if self.rng.random() < 0.3 and derived(game, info).complete[seat]:  # building needs a whole group
             owner = game.owner
             options = [i for i in info.companies if owner[i] == seat and can_build(game, info, seat, i)]
             if options:

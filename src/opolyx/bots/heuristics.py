@@ -9,8 +9,10 @@ suite checks each chosen action against ``legal_actions`` to keep the two in ste
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -52,9 +54,23 @@ class BoardInfo:
     dealership_rents: tuple[int, ...]
     utility_multipliers: tuple[int, ...]
     hot: tuple[float, ...]
+    #: Per colour group: (members, a getter reading the members' entries of a per-square list, rent rows).
+    street_groups: tuple[tuple[tuple[int, ...], Callable[[Sequence[Any]], tuple[Any, ...]],
+                               tuple[tuple[int, ...], ...]], ...]
+    dealership_get: Callable[[Sequence[Any]], tuple[Any, ...]]
+    company_get: Callable[[Sequence[Any]], tuple[Any, ...]]
+    utility_get: Callable[[Sequence[Any]], tuple[Any, ...]]
 
 
 _BOARDS: dict[str, BoardInfo] = {}
+
+
+def _getter(squares: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """``f(values)`` → the tuple ``values[j] for j in squares``, in C (``itemgetter``)."""
+    if len(squares) == 1:
+        j = squares[0]
+        return lambda values: (values[j],)
+    return itemgetter(*squares)
 
 
 def board_info(board: Board) -> BoardInfo:
@@ -78,6 +94,10 @@ def board_info(board: Board) -> BoardInfo:
             dealership_rents=board.dealership_rents,
             utility_multipliers=board.utility_multipliers,
             hot=tuple(_HOT_GROUPS.get(s.group or "", 1.0) for s in sq),
+            street_groups=tuple((m, _getter(m), tuple(sq[j].rents for j in m)) for m in board.groups.values()),
+            dealership_get=_getter(board.dealerships),
+            company_get=_getter(board.companies),
+            utility_get=_getter(board.utilities),
         )
         _BOARDS[board.name] = info
     return info
@@ -118,6 +138,11 @@ def rent_estimate(game: Game, info: BoardInfo, i: int) -> int:
 
 def threat_profile(game: Game, info: BoardInfo, seat: int) -> tuple[int, int]:
     """(highest rent an opponent could charge me, sum of opponents' rents) — how dangerous the board is."""
+    return derived(game, info).threat[seat]
+
+
+def threat_profile_scan(game: Game, info: BoardInfo, seat: int) -> tuple[int, int]:
+    """:func:`threat_profile` by scanning the board (the reference the cached tables are tested against)."""
     owner = game.owner
     top = total = 0
     for i in info.companies:
@@ -134,6 +159,7 @@ def threat_profile(game: Game, info: BoardInfo, seat: int) -> tuple[int, int]:
 def expected_step_cost(game: Game, info: BoardInfo, seat: int, pos: int) -> float:
     """Expected rent and tax of the next two-dice roll from ``pos``: the short-term risk of rolling."""
     owner = game.owner
+    rent = derived(game, info).rent
     n = info.n
     cost = 0.0
     for total in range(2, 13):
@@ -141,7 +167,7 @@ def expected_step_cost(game: Game, info: BoardInfo, seat: int, pos: int) -> floa
         o = owner[j]
         if o is not None:
             if o != seat and not allies(game, o, seat):
-                cost += DICE_P[total] * rent_estimate(game, info, j)
+                cost += DICE_P[total] * rent[j]
         elif info.tax[j]:
             cost += DICE_P[total] * info.tax[j]
     return cost
@@ -149,9 +175,7 @@ def expected_step_cost(game: Game, info: BoardInfo, seat: int, pos: int) -> floa
 
 def reserve(game: Game, info: BoardInfo, seat: int) -> int:
     """Cash to keep back so that one unlucky landing does not force a fire sale."""
-    top, total = threat_profile(game, info, seat)
-    r = 600 + top // 2 + total // 20
-    return min(r, 8000)
+    return derived(game, info).reserve[seat]
 
 
 def marginal_value(game: Game, info: BoardInfo, seat: int, i: int, owner: list[int | None] | None = None) -> float:
@@ -195,32 +219,314 @@ def holding_value(game: Game, info: BoardInfo, seat: int, owner: list[int | None
     """Everything ``seat`` holds, valued with group completion; used to score trades and positions."""
     own = game.owner if owner is None else owner
     total = 0.0
-    seen_groups: set[str] = set()
-    for i in info.companies:
-        if own[i] != seat:
+    mortgaged, level = game.mortgaged, game.level
+    prices, kinds, hot, level_cost = info.price, info.kind, info.hot, info.level_cost
+    dealers = utils = -1
+    done: set[int] = set()
+    for i, o in zip(info.companies, info.company_get(own), strict=True):
+        if o != seat:
             continue
-        kind = info.kind[i]
+        kind = kinds[i]
+        price = prices[i]
         if kind == "street":
-            g = info.group_of[i]
-            assert g is not None
-            if g in seen_groups:
-                continue
-            seen_groups.add(g)
             members = info.group_members[i]
-            mine = [j for j in members if own[j] == seat]
-            k, n = len(mine), len(members)
-            factor = _GROUP_FACTOR.get((k, n), 1.0)
-            total += sum(info.price[j] for j in mine) * factor * info.hot[i]
+            if members[0] in done:
+                # Only the first street held of a group is counted: its group's worth, and its own
+                # mortgage and levels (the others' are left out, as the tuned heuristics always did).
+                continue
+            done.add(members[0])
+            k = 0
+            held = 0
+            for j in members:
+                if own[j] == seat:
+                    k += 1
+                    held += prices[j]
+            total += held * _GROUP_FACTOR.get((k, len(members)), 1.0) * hot[i]
         elif kind == "dealership":
-            held = sum(1 for j in info.dealerships if own[j] == seat)
-            total += info.price[i] * (1.0 + 0.125 * (held - 1))
+            if dealers < 0:
+                dealers = sum(1 for j in info.dealerships if own[j] == seat)
+            total += price * (1.0 + 0.125 * (dealers - 1))
         else:
-            held = sum(1 for j in info.utilities if own[j] == seat)
-            total += info.price[i] * (0.75 + 0.2 * (held - 1))
-        if game.mortgaged[i]:
-            total -= info.price[i] // 2 * game.rules.redemption_percent // 100
-        total += game.level[i] * info.level_cost[i]
+            if utils < 0:
+                utils = sum(1 for j in info.utilities if own[j] == seat)
+            total += price * (0.75 + 0.2 * (utils - 1))
+        if mortgaged[i]:
+            total -= price // 2 * game.rules.redemption_percent // 100
+        total += level[i] * level_cost[i]
     return total
+
+
+def standing(game: Game, info: BoardInfo, seat: int) -> float:
+    """Cash plus everything held, for scoring look-ahead: like :func:`holding_value`, but every street's
+    levels and mortgage count (``holding_value`` counts them for one street per group only, which its
+    users are tuned to; a look-ahead scored that way would see the cost of building but little of it)."""
+    own = game.owner
+    total = float(game.players[seat].cash)
+    mortgaged, level = game.mortgaged, game.level
+    prices, kinds, hot, level_cost = info.price, info.kind, info.hot, info.level_cost
+    pct = game.rules.redemption_percent
+    dealers = utils = -1
+    done: set[int] = set()
+    for i, o in zip(info.companies, info.company_get(own), strict=True):
+        if o != seat:
+            continue
+        kind = kinds[i]
+        price = prices[i]
+        if kind == "street":
+            members = info.group_members[i]
+            if members[0] not in done:
+                done.add(members[0])
+                k = held = 0
+                for j in members:
+                    if own[j] == seat:
+                        k += 1
+                        held += prices[j]
+                total += held * _GROUP_FACTOR.get((k, len(members)), 1.0) * hot[i]
+            total += level[i] * level_cost[i]
+        elif kind == "dealership":
+            if dealers < 0:
+                dealers = sum(1 for j in info.dealerships if own[j] == seat)
+            total += price * (1.0 + 0.125 * (dealers - 1))
+        else:
+            if utils < 0:
+                utils = sum(1 for j in info.utilities if own[j] == seat)
+            total += price * (0.75 + 0.2 * (utils - 1))
+        if mortgaged[i]:
+            total -= price // 2 * pct // 100
+    return total
+
+
+# ---------------------------------------------------------------------- derived tables, cached
+
+
+def _teams_key(game: Game) -> tuple[int | None, ...] | None:
+    return tuple(p.team for p in game.players) if game.rules.teams else None
+
+
+class Derived:
+    """Everything the bots read off *who owns what, at which level, mortgaged or not* — never cash,
+    positions or the turn — computed once per such state instead of once (or twice) per decision.
+
+    Rents, the threat profile and reserve per seat, the groups each seat holds whole or but one street
+    of, and lazily the holding value per seat; ``memo`` keeps other per-state results (trade deltas,
+    trade values). Ownership changes a few times a round while bots decide a dozen times, so nearly
+    every decision reads these tables instead of scanning the board.
+    """
+
+    __slots__ = (
+        "complete",
+        "holding",
+        "info",
+        "key",
+        "level",
+        "memo",
+        "mortgaged",
+        "mortgaged_by",
+        "near",
+        "owner",
+        "rent",
+        "reserve",
+        "rules",
+        "short_one",
+        "teams",
+        "threat",
+        "top_by",
+        "total_by",
+        "unowned",
+    )
+
+    def __init__(self, game: Game, info: BoardInfo) -> None:
+        self.key: tuple[Game, int] = (game, game.seq)
+        self.info = info
+        self.rules = game.rules
+        self.teams = _teams_key(game)
+        owner = self.owner = list(game.owner)
+        level = self.level = list(game.level)
+        mortgaged = self.mortgaged = list(game.mortgaged)
+        seats = game.seats
+        rent = self.rent = [0] * info.n
+        top_by = [0] * seats
+        total_by = [0] * seats
+        complete: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
+        short_one: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
+        near: list[list[tuple[int, int]]] = [[] for _ in range(seats)]
+        mortgaged_by: list[list[int]] = [[] for _ in range(seats)]
+        unowned = 0
+        # Streets, a group at a time (the rent of an unbuilt street doubles when its group is whole).
+        for members, get, rows in info.street_groups:
+            held = get(owner)
+            n = len(held)
+            o = held[0]
+            if o is not None and held.count(o) == n:
+                complete[o].append(members)
+                for j, row in zip(members, rows, strict=True):
+                    if mortgaged[j]:
+                        mortgaged_by[o].append(j)
+                        continue
+                    lvl = level[j]
+                    r = rent[j] = row[lvl] if lvl else row[0] * 2
+                    total_by[o] += r
+                    if r > top_by[o]:
+                        top_by[o] = r
+                continue
+            free = held.count(None)
+            unowned += free
+            if free == n:
+                continue
+            for x in range(n):
+                o = held[x]
+                if o is None:
+                    continue
+                j = members[x]
+                if mortgaged[j]:
+                    mortgaged_by[o].append(j)
+                else:
+                    r = rent[j] = rows[x][level[j]]
+                    total_by[o] += r
+                    if r > top_by[o]:
+                        top_by[o] = r
+                if held.count(o) == n - 1 and held.index(o) == x:
+                    short_one[o].append(members)
+                    y = next(y for y in range(n) if held[y] != o)
+                    m = held[y]
+                    if m is not None and not allies(game, m, o):
+                        near[o].append((members[y], m))
+        for squares, get, table, mult in ((info.dealerships, info.dealership_get, info.dealership_rents, 1),
+                                          (info.utilities, info.utility_get, info.utility_multipliers, 7)):
+            held = get(owner)
+            unowned += held.count(None)
+            for j, o in zip(squares, held, strict=True):
+                if o is None:
+                    continue
+                if mortgaged[j]:
+                    mortgaged_by[o].append(j)
+                    continue
+                r = rent[j] = mult * table[held.count(o) - 1]
+                total_by[o] += r
+                if r > top_by[o]:
+                    top_by[o] = r
+        self.unowned = unowned
+        for m in mortgaged_by:
+            m.sort()
+        self.mortgaged_by = mortgaged_by
+        self.top_by = top_by
+        self.total_by = total_by
+        self._threats(game)
+        self.complete = complete
+        self.short_one = short_one
+        self.near = near
+        self.holding: list[float | None] = [None] * seats
+        self.memo: dict[tuple[object, ...], object] = {}
+
+    def _threats(self, game: Game) -> None:
+        """Threat profile and reserve per seat from the rents per owner (``top_by``, ``total_by``)."""
+        seats = game.seats
+        top_by, total_by = self.top_by, self.total_by
+        threat: list[tuple[int, int]] = []
+        res: list[int] = []
+        if self.teams is None:
+            everyone = sum(total_by)
+            ranked = sorted(top_by, reverse=True)
+            for seat in range(seats):
+                top = (ranked[1] if seats > 1 else 0) if top_by[seat] == ranked[0] else ranked[0]
+                total = everyone - total_by[seat]
+                threat.append((top, total))
+                res.append(min(600 + top // 2 + total // 20, 8000))
+        else:
+            for seat in range(seats):
+                top = total = 0
+                for o in range(seats):
+                    if o == seat or allies(game, o, seat):
+                        continue
+                    total += total_by[o]
+                    if top_by[o] > top:
+                        top = top_by[o]
+                threat.append((top, total))
+                res.append(min(600 + top // 2 + total // 20, 8000))
+        self.threat = threat
+        self.reserve = res
+
+    def releveled(self, game: Game) -> Derived:
+        """These tables after building or selling only (same owners and mortgages, other levels).
+
+        Levels change only inside whole groups, so nothing but rents, threats and holdings moves.
+        """
+        new = object.__new__(Derived)
+        new.key = (game, game.seq)
+        new.info, new.rules, new.teams = self.info, self.rules, self.teams
+        new.owner, new.mortgaged = self.owner, self.mortgaged
+        new.unowned, new.complete, new.mortgaged_by = self.unowned, self.complete, self.mortgaged_by
+        new.near, new.short_one = self.near, self.short_one
+        level = new.level = list(game.level)
+        old = self.level
+        rows = self.info.rents
+        rent = new.rent = list(self.rent)
+        top_by = new.top_by = list(self.top_by)
+        total_by = new.total_by = list(self.total_by)
+        owner, mortgaged = self.owner, self.mortgaged
+        rescan: set[int] = set()
+        for j in self.info.companies:
+            lvl = level[j]
+            if lvl == old[j]:
+                continue
+            o = owner[j]
+            if o is None or mortgaged[j]:
+                continue
+            group = self.info.group_members[j]
+            r = rows[j][lvl] if lvl else (rows[j][0] * 2 if all(owner[x] == o for x in group) else rows[j][0])
+            before = rent[j]
+            rent[j] = r
+            total_by[o] += r - before
+            if r > top_by[o]:
+                top_by[o] = r
+            elif before == top_by[o] and r < before:
+                rescan.add(o)
+        for o in rescan:
+            top_by[o] = max(rent[j] for j in self.info.companies if owner[j] == o)
+        new._threats(game)
+        new.holding = [None] * game.seats
+        new.memo = {}
+        return new
+
+    def holding_value(self, game: Game, seat: int) -> float:
+        v = self.holding[seat]
+        if v is None:
+            v = self.holding[seat] = holding_value(game, self.info, seat)
+        return v
+
+
+_LAST: list[Derived | None] = [None]
+
+
+def derived(game: Game, info: BoardInfo) -> Derived:
+    """The :class:`Derived` tables of ``game`` now.
+
+    One entry is kept: a hit needs the same game at the same ``seq``, or — for a game that moved on
+    without a purchase, build or mortgage, and for look-ahead copies — equal ownership, levels and
+    mortgages (compared by content, so the answer never depends on which game asked before).
+    """
+    d = _LAST[0]
+    if d is not None:
+        key = d.key
+        if key[0] is game and key[1] == game.seq:
+            return d
+        if (
+            d.owner == game.owner
+            and d.mortgaged == game.mortgaged
+            and d.info is info
+            and (d.rules is game.rules or d.rules == game.rules)
+            and d.teams == _teams_key(game)
+            and len(d.reserve) == game.seats
+        ):
+            if d.level == game.level:
+                d.key = (game, game.seq)
+                return d
+            d = d.releveled(game)
+            _LAST[0] = d
+            return d
+    d = Derived(game, info)
+    _LAST[0] = d
+    return d
 
 
 # ---------------------------------------------------------------------- legality mirrors of the engine

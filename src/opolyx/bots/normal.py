@@ -6,7 +6,7 @@ board can charge) is the one number most choices turn on, so it is computed once
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from opolyx.bots.base import Action, BaseBot, memory
 from opolyx.bots.heuristics import (
@@ -15,13 +15,13 @@ from opolyx.bots.heuristics import (
     can_build,
     can_mortgage,
     can_sell,
+    derived,
     expected_step_cost,
     holding_value,
     liquidation,
     marginal_value,
     owns_group,
     redemption,
-    rent_estimate,
     reserve,
     threat_profile,
     tradeable,
@@ -71,19 +71,17 @@ class NormalBot(BaseBot):
         owner = game.owner
         if cash <= res * self.build_reserve_share:
             return None
-        mortgaged = game.mortgaged
         best_redeem = None
         best_key = -1.0
-        for i in info.companies:
-            if owner[i] == seat and mortgaged[i]:
-                cost = redemption(game, info, i)
-                if cash - cost < res + 500:
-                    continue
-                members = info.group_members[i]
-                key = 2.0 if members and owns_group(owner, members, seat) else 1.0
-                key += info.price[i] / 10000
-                if key > best_key:
-                    best_key, best_redeem = key, i
+        for i in derived(game, info).mortgaged_by[seat]:
+            cost = redemption(game, info, i)
+            if cash - cost < res + 500:
+                continue
+            members = info.group_members[i]
+            key = 2.0 if members and owns_group(owner, members, seat) else 1.0
+            key += info.price[i] / 10000
+            if key > best_key:
+                best_key, best_redeem = key, i
         if best_redeem is not None:
             return {"type": "redeem", "square": best_redeem}
         build = self.best_build(game, info, seat, cash - int(res * self.build_reserve_share))
@@ -100,9 +98,7 @@ class NormalBot(BaseBot):
         best = None
         best_gain = 0.0
         level = game.level
-        for _g, members in info.groups:
-            if game.owner[members[0]] != seat:
-                continue
+        for members in derived(game, info).complete[seat]:  # only a whole group can be built on
             for i in members:
                 cost = info.level_cost[i]
                 if cost > budget or not can_build(game, info, seat, i):
@@ -120,8 +116,9 @@ class NormalBot(BaseBot):
         bail = game.rules.jail_bail
         if p.cash < bail:
             return {"type": "jail_roll"}
-        top, _total = threat_profile(game, info, seat)
-        unowned = sum(1 for i in info.companies if game.owner[i] is None)
+        d = derived(game, info)
+        top, _total = d.threat[seat]
+        unowned = d.unowned
         dangerous = top >= 1500 or expected_step_cost(game, info, seat, 10) > 250
         if dangerous and unowned < 6:
             return {"type": "jail_roll"}
@@ -235,9 +232,10 @@ class NormalBot(BaseBot):
         p = game.players[seat]
         res = reserve(game, info, seat)
         if p.cash >= res + 4000:
-            mine = p.cash + holding_value(game, info, seat)
+            d = derived(game, info)
+            mine = p.cash + d.holding_value(game, seat)
             best_other = max(
-                (q.cash + holding_value(game, info, q.seat) for q in game.players if not q.out and q.seat != seat),
+                (q.cash + d.holding_value(game, q.seat) for q in game.players if not q.out and q.seat != seat),
                 default=0.0,
             )
             if mine < best_other:
@@ -256,7 +254,7 @@ class NormalBot(BaseBot):
                 if p.cash >= price:
                     score += max(0.0, marginal_value(game, info, seat, dest) - price) + 0.2 * price
             elif not allies(game, o, seat):
-                score -= rent_estimate(game, info, dest)
+                score -= derived(game, info).rent[dest]
         elif kind == "tax":
             score -= info.tax[dest]
         elif kind == "event":
@@ -297,17 +295,25 @@ class NormalBot(BaseBot):
 
     def trade_deltas(self, game: Game, info: BoardInfo, proposer: int, recipient: int, give: Offer,
                      take: Offer) -> tuple[float, float]:
-        """Each side's gain in (holding value + cash) if the trade went through."""
-        after = list(game.owner)
-        for i in give.squares:
-            after[i] = recipient
-        for i in take.squares:
-            after[i] = proposer
-        d_prop = (holding_value(game, info, proposer, after) - holding_value(game, info, proposer)
-                  + take.cash - give.cash)
-        d_rec = (holding_value(game, info, recipient, after) - holding_value(game, info, recipient)
-                 + give.cash - take.cash)
-        return d_prop, d_rec
+        """Each side's gain in (holding value + cash) if the trade went through.
+
+        The holding-value part depends only on the squares and the ownership state, so it is kept in the
+        state's memo: a standing offer is re-judged every turn without rescanning the board.
+        """
+        d = derived(game, info)
+        key = ("deltas", proposer, recipient, give.squares, take.squares)
+        hit = cast("tuple[float, float] | None", d.memo.get(key))
+        if hit is None:
+            after = list(game.owner)
+            for i in give.squares:
+                after[i] = recipient
+            for i in take.squares:
+                after[i] = proposer
+            hit = (holding_value(game, info, proposer, after) - d.holding_value(game, proposer),
+                   holding_value(game, info, recipient, after) - d.holding_value(game, recipient))
+            d.memo[key] = hit
+        h_prop, h_rec = hit
+        return h_prop + take.cash - give.cash, h_rec + give.cash - take.cash
 
     def answer_trade(self, game: Game, info: BoardInfo, seat: int, trade: Trade) -> Action:
         if self.accepts(game, info, seat, trade):
@@ -326,6 +332,8 @@ class NormalBot(BaseBot):
 
     def propose(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action | None:
         """At most one proposal per turn, never one already made: complete a group, or help an ally."""
+        if not game.rules.teams and not derived(game, info).near[seat]:
+            return None  # no rival holds the last street of a group this seat has all but one of
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
@@ -339,6 +347,11 @@ class NormalBot(BaseBot):
         if action is not None:
             mem.last_proposal_turn = game.turn_no
         return action
+
+    def _declined_lately(self, game: Game, seat: int, to: int, give: tuple[int, ...], take: tuple[int, ...]) -> bool:
+        """True if :meth:`_remember` would refuse these items whatever the cash (made under 10 rounds ago)."""
+        before = memory(game, seat).proposals.get((to, give, take))
+        return before is not None and game.round - before[0] < 10
 
     def _remember(self, game: Game, seat: int, to: int, give: tuple[int, ...], take: tuple[int, ...],
                   cash_to_partner: int) -> bool:
@@ -356,15 +369,9 @@ class NormalBot(BaseBot):
     def completion_offer(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action | None:
         from opolyx.engine.state import Offer
 
-        owner = game.owner
         cash = game.players[seat].cash
-        for _g, members in info.groups:
-            mine = [j for j in members if owner[j] == seat]
-            if len(mine) != len(members) - 1:
-                continue
-            missing = next(j for j in members if owner[j] != seat)
-            o = owner[missing]
-            if o is None or game.players[o].out or allies(game, o, seat):
+        for missing, o in derived(game, info).near[seat]:  # groups one street short, held by a rival
+            if game.players[o].out:
                 continue
             if not tradeable(game, info, o, missing):
                 continue
@@ -375,6 +382,8 @@ class NormalBot(BaseBot):
             options: list[tuple[int, ...]] = [(swap,)] if swap is not None else []
             options.append(())
             for give_squares in options:
+                if self._declined_lately(game, seat, o, give_squares, take.squares):
+                    continue
                 offer = self._cash_for(game, info, seat, o, give_squares, take, value, cash, res)
                 if offer is None:
                     continue
@@ -385,10 +394,7 @@ class NormalBot(BaseBot):
 
     def _swap_square(self, game: Game, info: BoardInfo, seat: int, partner: int) -> int | None:
         owner = game.owner
-        for _g, members in info.groups:
-            theirs = sum(1 for j in members if owner[j] == partner)
-            if theirs != len(members) - 1:
-                continue
+        for members in derived(game, info).short_one[partner]:
             for j in members:
                 if owner[j] == seat and tradeable(game, info, seat, j):
                     return j
@@ -403,31 +409,45 @@ class NormalBot(BaseBot):
         """
         from opolyx.engine.state import Offer
 
+        # Everything but the cash check depends on the ownership state alone: kept in its memo.
+        d = derived(game, info)
+        key = ("cash_for", seat, partner, give_squares, take.squares, value)
+        if key in d.memo:
+            c = cast("int | None", d.memo[key])
+        else:
+            c = d.memo[key] = self._cash_needed(game, info, seat, partner, give_squares, take, value)
+        if c is None or c > cash - res // 2:
+            return None
+        return Offer(c, give_squares)
+
+    def _cash_needed(self, game: Game, info: BoardInfo, seat: int, partner: int, give_squares: tuple[int, ...],
+                     take: Offer, value: int) -> int | None:
+        """:meth:`_cash_for`'s cash before the proposer's own cash is checked, or None if no cash works."""
+        from opolyx.engine.state import Offer
+
         give_value = game.trade_value(Offer(0, give_squares))
         d_prop, d_rec = self.trade_deltas(game, info, seat, partner, Offer(0, give_squares), take)
         need = max(-d_rec, (ENVY * d_prop - d_rec) / (1 + ENVY), value / 2 - give_value, 0.0)
         c = int(-(-need // 100) * 100)
         if c == 0 and not give_squares:
             c = 100
-        if give_value + c > 2 * value or c > cash - res // 2:
+        if give_value + c > 2 * value:
             return None
         if min(give_value + c, value) * 100 < max(give_value + c, value) * game.rules.trade_fairness_percent:
             return None
         if d_prop - c <= 0 or d_prop - c < ENVY * (d_rec + c):
             return None
-        return Offer(c, give_squares)
+        return c
 
     def team_gift(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action | None:
         """Allies share: hand over a street that completes their group, or cash when they run short."""
         owner = game.owner
         me = game.players[seat]
+        short_one = derived(game, info).short_one
         for q in game.players:
             if q.out or q.seat == seat or not allies(game, q.seat, seat):
                 continue
-            for _g, members in info.groups:
-                theirs = sum(1 for j in members if owner[j] == q.seat)
-                if theirs != len(members) - 1:
-                    continue
+            for members in short_one[q.seat]:
                 for j in members:
                     if owner[j] == seat and tradeable(game, info, seat, j) and self._remember(
                         game, seat, q.seat, (j,), (), 0

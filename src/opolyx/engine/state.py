@@ -120,7 +120,6 @@ class Trade:
     recipient: int
     give: Offer
     take: Offer
-    created_seq: int = 0
 
     def to_public(self, seconds: int) -> dict[str, Any]:
         return {

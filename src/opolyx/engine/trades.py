@@ -166,7 +166,7 @@ def on_propose_trade(game: Game, seat: int | None, action: Action) -> None:
     check_trade_items(game, seat, to, give, take)
     if not is_fair(game, seat, to, give, take):
         raise IllegalAction("unfair_trade", "the smaller side must be worth at least half the larger")
-    t = Trade(game._new_id(), seat, to, give, take, game.seq)
+    t = Trade(game._new_id(), seat, to, give, take)
     game.trades[t.id] = t
     game._emit("trade_proposed", **t.to_public(game.rules.trade_seconds))
 

@@ -46,11 +46,11 @@ class Services:
 
 def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimiter:
     rules = {
-            "join": Rule(settings.rate_join_burst, settings.rate_join_per_second),
-            "create": Rule(settings.rate_create_burst, settings.rate_create_per_second),
-            "chat": Rule(settings.rate_chat_burst, settings.rate_chat_per_second),
-            "session": Rule(settings.rate_session_burst, settings.rate_session_per_second),
-            "ws": Rule(settings.rate_ws_burst, settings.rate_ws_per_second),
+        "join": Rule(settings.rate_join_burst, settings.rate_join_per_second),
+        "create": Rule(settings.rate_create_burst, settings.rate_create_per_second),
+        "chat": Rule(settings.rate_chat_burst, settings.rate_chat_per_second),
+        "session": Rule(settings.rate_session_burst, settings.rate_session_per_second),
+        "ws": Rule(settings.rate_ws_burst, settings.rate_ws_per_second),
     }
     if cluster is not None:
         return SharedRateLimiter(rules, cluster.redis, address_factor=settings.rate_address_factor)

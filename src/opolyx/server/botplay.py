@@ -1,22 +1,25 @@
 """The one place where the server asks a bot for a move.
 
-When ``opolyx.bots.make_bot`` exists it decides; until then (and whenever a bot fails) a plain
-fallback picks a safe legal action, so rooms with bots always make progress.
+``opolyx.bots.make_bot`` decides; whenever a bot fails (or the engine refuses its move) a plain fallback
+picks a safe legal action, so rooms with bots always make progress.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import random
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
+from opolyx.bots import make_bot
 from opolyx.server.engine_api import JSON, GameLike
+
+if TYPE_CHECKING:
+    from opolyx.engine import Game
 
 log = logging.getLogger(__name__)
 
-# Actions a fallback bot takes, best first; the rest of the vocabulary is never chosen by it
-# (propose_trade, resign, bid: they would only lengthen or end games for no reason).
+# Actions a fallback bot takes, best first: the cheapest way to move the game on. Trading and resigning
+# (``_NEVER``) would only lengthen or end games for no reason, so it resigns only when nothing else is legal.
 _PREFERENCE = (
     "decline_trade",
     "roll",
@@ -33,15 +36,7 @@ _PREFERENCE = (
     "mortgage",
     "declare_bankruptcy",
 )
-_NEVER = {"propose_trade", "resign", "timeout", "accept_trade"}
-
-
-def _make_bot() -> Any | None:
-    try:
-        module = importlib.import_module("opolyx.bots")
-    except ImportError:
-        return None
-    return getattr(module, "make_bot", None)
+_NEVER = {"propose_trade", "resign", "accept_trade"}
 
 
 def fallback_action(legal: list[JSON], rng: random.Random) -> JSON | None:
@@ -62,12 +57,9 @@ def fallback_action(legal: list[JSON], rng: random.Random) -> JSON | None:
 
 def choose_bot_action(game: GameLike, seat: int, strength: str, rng: random.Random) -> JSON | None:
     """Return the bot's action for ``seat`` (None when it has nothing to do)."""
-    make_bot = _make_bot()
-    if make_bot is not None:
-        try:
-            action = make_bot(strength, rng.randrange(2**31)).choose(game, seat)
-            if isinstance(action, dict):
-                return action
-        except Exception:  # a broken bot must not stall the table
-            log.exception("bot %s failed for seat %s; using the fallback", strength, seat)
+    try:
+        # The hub's games come from the real engine, whose ``Game`` the bots read directly.
+        return make_bot(strength, rng.randrange(2**31)).choose(cast("Game", game), seat)
+    except Exception:  # a broken bot must not stall the table
+        log.exception("bot %s failed for seat %s; using the fallback", strength, seat)
     return fallback_action(game.legal_actions(seat), rng)

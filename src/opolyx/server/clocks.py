@@ -31,42 +31,23 @@ class Clock:
 
 
 def wanted_clocks(snapshot: JSON) -> dict[str, tuple[str, int | None, float, JSON]]:
-    """Map clock key → (kind, seat, seconds, timeout action) for what the snapshot says is running."""
+    """Map clock key → (kind, seat, seconds, timeout action) for what the snapshot says is running.
+
+    Every running clock is a ``pending`` entry (empty once the game is over): first the decision the game
+    waits for, then one entry per open trade offer.
+    """
     wanted: dict[str, tuple[str, int | None, float, JSON]] = {}
-    if snapshot.get("over"):
-        return wanted
-    for entry in snapshot.get("pending") or []:
-        clock = entry.get("clock") if isinstance(entry, dict) else None
-        if not clock or clock.get("id") is None:
-            continue
-        raw_seat = entry.get("seat")
-        seat = raw_seat if isinstance(raw_seat, int) else None
-        seconds = float(clock.get("seconds", 0))
-        if entry.get("trade") is not None:
+    for entry in snapshot["pending"]:
+        clock, seat = entry["clock"], entry["seat"]
+        seconds = float(clock["seconds"])
+        if "trade" in entry:
             # A trade answer: lapsing it is its own system action, not "the current decision".
             trade = entry["trade"]
             wanted[f"t:{trade}"] = ("trade", seat, seconds, {"type": "timeout", "trade": trade})
-            continue
-        key = f"c:{clock['id']}"
-        if key not in wanted:
-            action: JSON = {"type": "timeout", "clock": clock["id"]}
-            if seat is not None:
-                # Lets the engine refuse a timeout that arrives after the decision moved on.
-                action["seat"] = seat
-            wanted[key] = (str(clock.get("kind", "turn")), seat, seconds, action)
-    for trade in snapshot.get("trades") or []:
-        if not isinstance(trade, dict) or trade.get("id") is None or trade.get("seconds") is None:
-            continue
-        key = f"t:{trade['id']}"
-        if key in wanted:
-            continue
-        to = trade.get("to")
-        wanted[key] = (
-            "trade",
-            to if isinstance(to, int) else None,
-            float(trade["seconds"]),
-            {"type": "timeout", "trade": trade["id"]},
-        )
+        else:
+            # The seat lets the engine refuse a timeout that arrives after the decision moved on.
+            action: JSON = {"type": "timeout", "clock": clock["id"], "seat": seat}
+            wanted[f"c:{clock['id']}"] = (clock["kind"], seat, seconds, action)
     return wanted
 
 

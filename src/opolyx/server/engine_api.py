@@ -1,20 +1,25 @@
 """What the server needs from the rules engine, as a protocol.
 
 The server talks to the engine only through this surface, so it holds no game rules itself (who is on
-turn, what is legal, when the game ends: all of it is asked of the engine) and tests can substitute a
-tiny stand-in engine to exercise clocks and hubs in isolation.
+turn, what is legal, when the game ends: all of it is asked of the engine), and tests can hand
+``create_app`` an engine with fixed dice or a fixed deck (``tests/web/rigged_engine.py``).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
+
+import opolyx.engine
+from opolyx.engine import IllegalAction
 
 JSON = dict[str, Any]
 
 
 class GameLike(Protocol):
+    #: The events of creating the game (``game_started``, ``turn_started``); no ``apply`` returns them.
+    start_events: list[JSON]
+
     @property
     def is_over(self) -> bool: ...
 
@@ -28,7 +33,7 @@ class GameLike(Protocol):
 
 
 class EngineApi(Protocol):
-    IllegalAction: type[Exception]
+    IllegalAction: type[IllegalAction]
 
     def new_game(
         self, mode: str, seats: int, seed: int, *, seat_info: list[JSON] | None = None
@@ -46,12 +51,5 @@ class EngineApi(Protocol):
 
 
 def load_engine() -> EngineApi:
-    """Import the real engine lazily, so the server imports (and its lobby runs) without it."""
-    top = importlib.import_module("opolyx")
-    if hasattr(top, "new_game"):
-        return cast(EngineApi, top)
-    return cast(EngineApi, importlib.import_module("opolyx.engine"))
-
-
-def illegal_code(exc: BaseException) -> str:
-    return str(getattr(exc, "code", "illegal"))
+    """The real rules engine, ``opolyx.engine`` (a module that fits ``EngineApi``)."""
+    return opolyx.engine

@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket
 from opolyx.server import errors as E
 from opolyx.server.botplay import choose_bot_action, fallback_action
 from opolyx.server.clocks import ClockBook
-from opolyx.server.engine_api import JSON, EngineApi, GameLike, illegal_code
+from opolyx.server.engine_api import JSON, EngineApi, GameLike
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.settings import Settings
 from opolyx.storage import (
@@ -38,13 +38,13 @@ from opolyx.storage import (
     RoomRecord,
     SeatRecord,
     SeatTaken,
+    SeqConflict,
     Store,
     UserRecord,
 )
 
 log = logging.getLogger(__name__)
 
-_OUT_FLAGS = ("out", "bankrupt", "eliminated", "forfeited", "resigned")
 # How many recent events a snapshot carries (``history``), so a late or returning viewer sees a log.
 HISTORY_LIMIT = 300
 # The strength of the bot that takes over the seat of a person who resigns (rooms that ask for it).
@@ -53,32 +53,13 @@ _BOT_NAME = re.compile(r"^Bot (\d+) \((?:easy|normal|hard)\)$")
 
 
 def out_seats(snapshot: JSON) -> set[int]:
-    """Seats the engine reports as no longer playing, read from its public player list."""
-    out: set[int] = set()
-    for index, player in enumerate(snapshot.get("players") or []):
-        if not isinstance(player, dict):
-            continue
-        seat = player.get("seat", index)
-        if not isinstance(seat, int):
-            seat = index
-        status = player.get("status")
-        if (
-            any(player.get(flag) is True for flag in _OUT_FLAGS)
-            or player.get("alive") is False
-            or player.get("active") is False
-            or status in _OUT_FLAGS
-        ):
-            out.add(seat)
-    return out
+    """Seats the engine reports as no longer playing (bankrupt, forfeited or resigned)."""
+    return {player["seat"] for player in snapshot["players"] if player["out"]}
 
 
 def pending_seats(snapshot: JSON) -> list[int]:
-    seats: list[int] = []
-    for entry in snapshot.get("pending") or []:
-        seat = entry.get("seat") if isinstance(entry, dict) else None
-        if isinstance(seat, int) and seat not in seats:
-            seats.append(seat)
-    return seats
+    """Seats the engine waits for, first come first: the clocked decision, then trade answers."""
+    return list(dict.fromkeys(entry["seat"] for entry in snapshot["pending"]))
 
 
 def dumps(payload: Any) -> str:
@@ -224,7 +205,7 @@ class RoomHub:
             if seat.took_over_at is not None:
                 notices.setdefault(seat.took_over_at, []).append(self._takeover_event(seat))
         self.history.clear()
-        self._remember(0, list(getattr(game, "start_events", None) or []))
+        self._remember(0, game.start_events)
         self._remember(0, notices.pop(0, []))
         for seq, (seat_no, action) in enumerate(log, start=1):
             self._remember(seq, game.apply(seat_no, action))
@@ -244,9 +225,9 @@ class RoomHub:
         swapped = {s.seat: s for s in self.room.seats if s.took_over_at is not None}
         if not swapped:
             return snap
-        players: list[Any] = []
-        for index, player in enumerate(snap.get("players") or []):
-            seat = swapped.get(player.get("seat", index)) if isinstance(player, dict) else None
+        players: list[JSON] = []
+        for player in snap["players"]:
+            seat = swapped.get(player["seat"])
             players.append(dict(player, name=seat.name, bot=True) if seat is not None else player)
         return dict(snap, players=players)
 
@@ -415,11 +396,10 @@ class RoomHub:
     ) -> None:
         game = self.game
         assert game is not None
-        engine = self.ctx.engine()
         try:
             events = game.apply(seat, action)
-        except engine.IllegalAction as exc:
-            raise ActionRefused(E.ILLEGAL_ACTION, str(exc) or "illegal", reason=illegal_code(exc)) from exc
+        except self.ctx.engine().IllegalAction as exc:
+            raise ActionRefused(E.ILLEGAL_ACTION, str(exc) or "illegal", reason=exc.code) from exc
         except Exception as exc:
             # The engine must leave the game unchanged on refusal, but a crash may not; rebuild.
             log.exception("engine failed on %r by seat %s in room %s", action, seat, self.room.id)
@@ -427,9 +407,8 @@ class RoomHub:
             raise ActionRefused(E.INTERNAL, "the game could not apply this action") from exc
         seq = self.seq + 1
         snap = game.snapshot()
-        engine_seq = snap.get("seq")
-        if isinstance(engine_seq, int) and engine_seq != seq:
-            log.warning("engine seq %s != server seq %s in room %s", engine_seq, seq, self.room.id)
+        if snap["seq"] != seq:
+            log.warning("engine seq %s != server seq %s in room %s", snap["seq"], seq, self.room.id)
         self.clocks.sync(snap)
         try:
             # Clocks are not written here: the periodic checkpoint (one transaction for every room)
@@ -438,7 +417,7 @@ class RoomHub:
         except Exception as exc:
             log.exception("could not store action %s of room %s", seq, self.room.id)
             self._rebuild()
-            code = E.CONFLICT if exc.__class__.__name__ == "SeqConflict" else E.INTERNAL
+            code = E.CONFLICT if isinstance(exc, SeqConflict) else E.INTERNAL
             raise ActionRefused(code, "the action could not be stored; nothing changed") from exc
         self.log.append((seat, action))
         self.snap = snap
@@ -452,9 +431,9 @@ class RoomHub:
             "seat": seat,
             "action": action,
             "events": events,
-            "pending": snap.get("pending") or [],
+            "pending": snap["pending"],
             "over": over,
-            "result": snap.get("result") if over else None,
+            "result": snap["result"],
             "deadlines": self.clocks.public() if not over else [],
             "game": self.view,
         }
@@ -497,7 +476,7 @@ class RoomHub:
             await store.mark_out(self.room.id, newly_out)
             self._known_out.update(newly_out)
         if game.is_over and self.room.status == RUNNING:
-            await store.finish_game(self.room.id, snap.get("result"))
+            await store.finish_game(self.room.id, snap["result"])
             self.clocks.clear()
             self._cancel_timer()
         if newly_out or game.is_over:
@@ -585,12 +564,8 @@ class RoomHub:
         snap = self.snap
         if snap is None or self.game is None or self.game.is_over:
             return []
-        wanted = pending_seats(snap)
-        for trade in snap.get("trades") or []:
-            if isinstance(trade, dict) and isinstance(trade.get("to"), int) and trade["to"] not in wanted:
-                wanted.append(trade["to"])
         by_seat = {s.seat: s for s in self.room.seats}
-        return [by_seat[s] for s in wanted if s in by_seat and by_seat[s].is_bot and not by_seat[s].out]
+        return [by_seat[s] for s in pending_seats(snap) if s in by_seat and by_seat[s].is_bot and not by_seat[s].out]
 
     def _arm_bots(self) -> None:
         if self.closed or (self._bot_task is not None and not self._bot_task.done()):
@@ -739,10 +714,6 @@ class RoomHub:
                 raise ApiError(409, E.NOT_ENOUGH_PLAYERS, "at least two seats must be filled")
             if room.mode == "team" and len(seats) != room.seat_count:
                 raise ApiError(409, E.TEAM_NEEDS_FULL_TABLE, "team games start with every seat filled")
-            try:
-                engine = self.ctx.engine()
-            except Exception as exc:
-                raise ApiError(503, E.ENGINE_UNAVAILABLE, "the rules engine is not available") from exc
             # Empty seats are dropped; the engine numbers seats 0..n-1 and draws who begins.
             renumbered = [SeatRecord(i, s.user_id, s.bot, s.name) for i, s in enumerate(seats)]
             seat_info: list[JSON] = [
@@ -756,14 +727,14 @@ class RoomHub:
                 for i, s in enumerate(renumbered)
             ]
             seed = secrets.randbits(62)
-            game = engine.new_game(room.mode, len(renumbered), seed, seat_info=seat_info)
+            game = self.ctx.engine().new_game(room.mode, len(renumbered), seed, seat_info=seat_info)
             self.room = await self.ctx.store.start_game(
                 room.id, seed=seed, seats=renumbered, seat_info=seat_info
             )
             self.game = game
             self.log = []
             self.history.clear()
-            self._remember(0, list(getattr(game, "start_events", None) or []))
+            self._remember(0, game.start_events)
             self.snap = game.snapshot()
             self.view = self._public(self.snap)
             self.clocks.sync(self.snap)

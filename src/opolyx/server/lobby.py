@@ -144,6 +144,12 @@ async def _views(svc: Services, status: str, viewer: UserRecord | None) -> list[
     return out
 
 
+async def _room_call(svc: Services, room_id: str, op: str, user: UserRecord | None, *args: Any) -> RoomOut:
+    """Run a lobby call on the room wherever it lives (this process or a cluster peer); the room as
+    ``user`` now sees it."""
+    return RoomOut.model_validate(await svc.rooms.call(room_id, op, user, *args))
+
+
 @router.get("/api/rooms", tags=["lobby"])
 async def list_rooms(svc: Svc, viewer: MaybeUser) -> RoomList:
     """Public rooms waiting for players, and public games in progress (to watch)."""
@@ -161,13 +167,13 @@ async def create_room(body: RoomCreate, request: Request, svc: Svc, user: User) 
 @router.get("/api/rooms/{room_id}", tags=["lobby"])
 async def get_room(room_id: str, svc: Svc, viewer: MaybeUser) -> RoomOut:
     """A room by id; also how to spectate: connect to its ``ws`` path without holding a seat."""
-    return RoomOut.model_validate(await svc.rooms.call(room_id, "view", viewer))
+    return await _room_call(svc, room_id, "view", viewer)
 
 
 @router.post("/api/rooms/{room_id}/join", tags=["lobby"])
 async def join_room(room_id: str, request: Request, svc: Svc, user: User) -> RoomOut:
     await rate_limit(svc, "join", request, user)
-    return RoomOut.model_validate(await svc.rooms.call(room_id, "join", user))
+    return await _room_call(svc, room_id, "join", user)
 
 
 @router.post("/api/join", tags=["lobby"])
@@ -175,31 +181,31 @@ async def join_by_code(body: JoinByCode, request: Request, svc: Svc, user: User)
     """Join a (private or public) room by its code."""
     await rate_limit(svc, "join", request, user)
     room_id = await svc.rooms.by_code(body.code)
-    return RoomOut.model_validate(await svc.rooms.call(room_id, "join", user))
+    return await _room_call(svc, room_id, "join", user)
 
 
 @router.post("/api/rooms/{room_id}/leave", tags=["lobby"])
 async def leave_room(room_id: str, svc: Svc, user: User) -> RoomOut:
     """Leave a waiting room; in a running game this resigns (the seat is out, you are free). In a room
     created with ``bots_replace_leavers`` a bot of normal strength plays your seat on instead."""
-    return RoomOut.model_validate(await svc.rooms.call(room_id, "leave", user))
+    return await _room_call(svc, room_id, "leave", user)
 
 
 @router.post("/api/rooms/{room_id}/bots", tags=["lobby"])
 async def add_bot(room_id: str, body: AddBot, svc: Svc, user: User) -> RoomOut:
     """Creator only: seat a bot of the chosen strength in the first empty seat."""
-    return RoomOut.model_validate(await svc.rooms.call(room_id, "add_bot", user, body.strength))
+    return await _room_call(svc, room_id, "add_bot", user, body.strength)
 
 
 @router.delete("/api/rooms/{room_id}/bots/{seat}", tags=["lobby"])
 async def remove_bot(room_id: str, seat: int, svc: Svc, user: User) -> RoomOut:
-    return RoomOut.model_validate(await svc.rooms.call(room_id, "remove_bot", user, seat))
+    return await _room_call(svc, room_id, "remove_bot", user, seat)
 
 
 @router.post("/api/rooms/{room_id}/start", tags=["lobby"])
 async def start_game(room_id: str, svc: Svc, user: User) -> RoomOut:
     """Creator only, with at least two seats filled; the engine draws who begins."""
-    return RoomOut.model_validate(await svc.rooms.call(room_id, "start", user))
+    return await _room_call(svc, room_id, "start", user)
 
 
 # --- replays and health ------------------------------------------------------------------------------------

@@ -87,12 +87,6 @@ class RoomService:
             self.hubs[room_id] = hub
             return hub
 
-    async def must_hub(self, room_id: str) -> RoomHub:
-        hub = await self.hub(room_id)
-        if hub is None:
-            raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {room_id}")
-        return hub
-
     async def route(self, room_id: str) -> RoomHub | str | None:
         """Where the room lives: its hub here, the node id of the process owning it, or None."""
         hub = self.hubs.get(room_id)

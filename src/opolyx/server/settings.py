@@ -12,10 +12,6 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-MODES = ("classic", "blitz", "speed", "team", "halal", "fortuna")
-LANGUAGES = ("en", "de", "pt", "fr", "es", "zh")
-BOT_STRENGTHS = ("easy", "normal", "hard")
-
 
 class Settings(BaseSettings):
     """Everything an operator may tune; docs/operating.md lists each field with its variable."""

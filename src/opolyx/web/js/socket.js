@@ -1,4 +1,6 @@
 // The room WebSocket with automatic reconnection (backoff up to 8 s) and a keep-alive ping.
+const CONNECT_TIMEOUT_MS = 5000;
+
 export class RoomSocket {
   constructor(roomId, { onFrame, onStatus }) {
     this.roomId = roomId;
@@ -18,7 +20,10 @@ export class RoomSocket {
     const ws = new WebSocket(`${proto}//${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}`);
     this.ws = ws;
     this.onStatus('connecting');
+    // A handshake that hangs (a flaky mobile network, a proxy) is abandoned and retried like a drop.
+    const giveUp = setTimeout(() => { if (ws.readyState === WebSocket.CONNECTING) ws.close(); }, CONNECT_TIMEOUT_MS);
     ws.onopen = () => {
+      clearTimeout(giveUp);
       this.retry = 0;
       this.onStatus('online');
       clearInterval(this.ping);
@@ -30,6 +35,7 @@ export class RoomSocket {
       this.onFrame(frame);
     };
     ws.onclose = (e) => {
+      clearTimeout(giveUp);
       clearInterval(this.ping);
       if (this.ws !== ws) return;
       this.ws = null;

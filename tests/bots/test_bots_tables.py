@@ -1,0 +1,84 @@
+"""The cached per-state tables (``heuristics.derived``) agree with scanning the board, at every step.
+
+The bots read rents, threats, reserves, holding values and group shapes from one cached table that is
+rebuilt (or, after building and selling, updated) only when ownership, levels or mortgages change. These
+games check that table against the plain board scans after every action, in every mode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from opolyx.bots import derive_seed, play_game
+from opolyx.bots.heuristics import (
+    Derived,
+    allies,
+    board_info,
+    derived,
+    holding_value,
+    rent_estimate,
+    threat_profile_scan,
+)
+from opolyx.engine.game import Game
+from opolyx.rules import mode_names
+
+
+def check_tables(game: Game, _events: list[dict[str, Any]]) -> None:
+    if game.result is not None:
+        return
+    info = board_info(game.board)
+    cached = derived(game, info)
+    fresh = Derived(game, info)
+    owner = game.owner
+    for d in (cached, fresh):
+        assert d.unowned == sum(1 for i in info.companies if owner[i] is None)
+        for i in info.companies:
+            assert d.rent[i] == rent_estimate(game, info, i), i
+        for seat in range(game.seats):
+            top, total = threat_profile_scan(game, info, seat)
+            assert d.threat[seat] == (top, total)
+            assert d.reserve[seat] == min(600 + top // 2 + total // 20, 8000)
+            assert d.holding_value(game, seat) == holding_value(game, info, seat)
+            assert d.mortgaged_by[seat] == [i for i in info.companies if owner[i] == seat and game.mortgaged[i]]
+            complete, short_one, near = [], [], []
+            for _g, members in info.groups:
+                mine = sum(1 for j in members if owner[j] == seat)
+                if mine == len(members):
+                    complete.append(members)
+                elif mine == len(members) - 1:
+                    short_one.append(members)
+                    missing = next(j for j in members if owner[j] != seat)
+                    o = owner[missing]
+                    if o is not None and not allies(game, o, seat):
+                        near.append((missing, o))
+            assert d.complete[seat] == complete
+            assert d.short_one[seat] == short_one
+            assert d.near[seat] == near
+
+
+@pytest.mark.parametrize("mode", mode_names())
+def test_cached_tables_match_board_scans(mode: str) -> None:
+    seats = 4
+    for k in range(3):
+        strengths = ["normal", "easy", "normal", "easy"]
+        info = [{"bot": True, "vip": s % 2 == 0} for s in range(seats)]
+        game = play_game(mode, seats, derive_seed(31, mode, k), strengths, seat_info=info, on_events=check_tables,
+                         rules={"round_limit": 60})
+        assert game.result is not None
+
+
+def test_copies_share_tables_only_while_equal() -> None:
+    game = play_game("classic", 4, 5, ["normal"] * 4, rules={"round_limit": 15})
+    info = board_info(game.board)
+    d = derived(game, info)
+    look = game.copy(reseed=1)
+    assert derived(look, info) is d  # same position: the tables are reused
+    other = game.copy(reseed=2)
+    square = info.companies[0]
+    other.owner[square] = None if other.owner[square] is not None else 0  # another position (test only)
+    changed = derived(other, info)
+    assert changed is not d
+    assert changed.owner == other.owner
+    assert derived(game, info) is not changed  # and back: compared by content, never trusted by identity
