@@ -18,10 +18,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "web"))
 sys.path.insert(0, str(ROOT / "src"))
 
-from conftest import CHROMIUM_ARGS, Server, ensure_chromium  # noqa: E402
+from conftest import CHROMIUM_ARGS, ensure_chromium  # noqa: E402
+from live_server import ThreadServer, quick_settings  # noqa: E402
 
 
 def main() -> None:
@@ -33,7 +35,11 @@ def main() -> None:
         sys.exit("Chromium is missing at /usr/bin/chromium")
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as tmp, Server(Path(tmp), None) as server, sync_playwright() as p:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        ThreadServer(quick_settings(Path(tmp))) as server,
+        sync_playwright() as p,
+    ):
         browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
 
         # 1. First load of a new visitor: everything the start screen needs.
