@@ -216,52 +216,23 @@ def marginal_value(game: Game, info: BoardInfo, seat: int, i: int, owner: list[i
 
 
 def holding_value(game: Game, info: BoardInfo, seat: int, owner: list[int | None] | None = None) -> float:
-    """Everything ``seat`` holds, valued with group completion; used to score trades and positions."""
-    own = game.owner if owner is None else owner
-    total = 0.0
-    mortgaged, level = game.mortgaged, game.level
-    prices, kinds, hot, level_cost = info.price, info.kind, info.hot, info.level_cost
-    dealers = utils = -1
-    done: set[int] = set()
-    for i, o in zip(info.companies, info.company_get(own), strict=True):
-        if o != seat:
-            continue
-        kind = kinds[i]
-        price = prices[i]
-        if kind == "street":
-            members = info.group_members[i]
-            if members[0] in done:
-                # Only the first street held of a group is counted: its group's worth, and its own
-                # mortgage and levels (the others' are left out, as the tuned heuristics always did).
-                continue
-            done.add(members[0])
-            k = 0
-            held = 0
-            for j in members:
-                if own[j] == seat:
-                    k += 1
-                    held += prices[j]
-            total += held * _GROUP_FACTOR.get((k, len(members)), 1.0) * hot[i]
-        elif kind == "dealership":
-            if dealers < 0:
-                dealers = sum(1 for j in info.dealerships if own[j] == seat)
-            total += price * (1.0 + 0.125 * (dealers - 1))
-        else:
-            if utils < 0:
-                utils = sum(1 for j in info.utilities if own[j] == seat)
-            total += price * (0.75 + 0.2 * (utils - 1))
-        if mortgaged[i]:
-            total -= price // 2 * game.rules.redemption_percent // 100
-        total += level[i] * level_cost[i]
-    return total
+    """Everything ``seat`` holds, valued with group completion; used to score trades and positions.
+
+    Only the first street held of a group brings its own levels and mortgage into the sum (the others'
+    are left out): the normal bot's thresholds were tuned against exactly this value.
+    """
+    return _holdings(game, info, seat, game.owner if owner is None else owner, every_street=False)
 
 
 def standing(game: Game, info: BoardInfo, seat: int) -> float:
     """Cash plus everything held, for scoring look-ahead: like :func:`holding_value`, but every street's
-    levels and mortgage count (``holding_value`` counts them for one street per group only, which its
-    users are tuned to; a look-ahead scored that way would see the cost of building but little of it)."""
-    own = game.owner
-    total = float(game.players[seat].cash)
+    levels and mortgage count — scored the other way, a look-ahead would see the cost of building but
+    little of its value."""
+    return game.players[seat].cash + _holdings(game, info, seat, game.owner, every_street=True)
+
+
+def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, every_street: bool) -> float:
+    total = 0.0
     mortgaged, level = game.mortgaged, game.level
     prices, kinds, hot, level_cost = info.price, info.kind, info.hot, info.level_cost
     pct = game.rules.redemption_percent
@@ -274,7 +245,10 @@ def standing(game: Game, info: BoardInfo, seat: int) -> float:
         price = prices[i]
         if kind == "street":
             members = info.group_members[i]
-            if members[0] not in done:
+            if members[0] in done:
+                if not every_street:
+                    continue
+            else:
                 done.add(members[0])
                 k = held = 0
                 for j in members:
@@ -282,7 +256,6 @@ def standing(game: Game, info: BoardInfo, seat: int) -> float:
                         k += 1
                         held += prices[j]
                 total += held * _GROUP_FACTOR.get((k, len(members)), 1.0) * hot[i]
-            total += level[i] * level_cost[i]
         elif kind == "dealership":
             if dealers < 0:
                 dealers = sum(1 for j in info.dealerships if own[j] == seat)
@@ -293,6 +266,7 @@ def standing(game: Game, info: BoardInfo, seat: int) -> float:
             total += price * (0.75 + 0.2 * (utils - 1))
         if mortgaged[i]:
             total -= price // 2 * pct // 100
+        total += level[i] * level_cost[i]
     return total
 
 
