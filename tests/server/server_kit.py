@@ -117,7 +117,9 @@ class Person:
         )
         return self.ws
 
-    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    # Generous defaults: CI runs these beside browser tests on two cores; a wait ends as soon as its frame
+    # arrives, so this only changes how long a real failure takes to report.
+    def recv(self, timeout: float = 20.0) -> dict[str, Any]:
         assert self.ws is not None
         raw = self.ws.recv(timeout=timeout)
         frame: dict[str, Any] = json.loads(raw)
@@ -125,7 +127,7 @@ class Person:
         self.frames.append(frame)
         return frame
 
-    def recv_until(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
+    def recv_until(self, kind: str, timeout: float = 20.0, **match: Any) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()

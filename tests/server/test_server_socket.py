@@ -77,7 +77,10 @@ def test_bad_input_gets_error_frames_and_changes_nothing(
         if isinstance(frame, dict):
             frame = json.dumps({**frame, "ref": f"r{i}"})
         ann.send(frame)
-        err = ann.recv_until("error")
+        try:
+            err = ann.recv_until("error", timeout=30)
+        except TimeoutError as exc:
+            raise AssertionError(f"no error frame for case {i} ({code})") from exc
         assert err["code"] == code, (frame, err)
     ann.send({"type": "sync"})
     after = ann.recv_until("snapshot")
