@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from webkit import add_bots, game_state, page_for, play_step, sign_in, start_game, wait_until
 
 SEND_TRACKER = """
@@ -21,6 +22,9 @@ SEND_TRACKER = """
 
 def syncs(page: Any) -> int:
     return int(page.evaluate("window.__sent.filter((t) => t === 'sync').length"))
+
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 
 def test_no_polling_history_after_reload_and_a_bot_takes_over(browser: Any, server: Any) -> None:

@@ -108,7 +108,7 @@ def play_step(page: Any, *, buy: bool = True) -> bool:
     return False
 
 
-def wait_until(predicate: Any, timeout: float = 15.0, step: float = 0.05) -> Any:
+def wait_until(predicate: Any, timeout: float = 30.0, step: float = 0.05) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
