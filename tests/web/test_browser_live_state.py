@@ -57,7 +57,10 @@ def test_no_polling_history_after_reload_and_a_bot_takes_over(browser: Any, serv
         log_before = state["log"]
         assert log_before
         # Reload: the log comes back from the snapshot's history, not empty.
-        page.reload()
+        # Leave the page and come back (a reload, with the old socket fully closed before the new page opens).
+        url = page.url
+        page.goto("about:blank")
+        page.goto(url)
         page.wait_for_selector("svg.board .cell", timeout=30_000)
         wait_until(lambda: len(game_state(page)["log"]) >= len(log_before))
         assert game_state(page)["log"][0] == "game_started"
