@@ -51,6 +51,7 @@ def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimi
         "chat": Rule(settings.rate_chat_burst, settings.rate_chat_per_second),
         "session": Rule(settings.rate_session_burst, settings.rate_session_per_second),
         "ws": Rule(settings.rate_ws_burst, settings.rate_ws_per_second),
+        "magic": Rule(settings.rate_magic_burst, settings.rate_magic_per_second),
     }
     if cluster is not None:
         return SharedRateLimiter(rules, cluster.redis, address_factor=settings.rate_address_factor)
@@ -127,11 +128,13 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         code = E.NOT_FOUND if exc.status_code == 404 else f"http_{exc.status_code}"
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
+    from opolyx.server.accounts import router as accounts_router
     from opolyx.server.lobby import router as lobby_router
     from opolyx.server.ws import handle_frame
     from opolyx.server.ws import router as ws_router
 
     app.include_router(lobby_router)
+    app.include_router(accounts_router)
     app.include_router(ws_router)
 
     # The browser client reads the board tables and its message catalogs as they ship in the package.

@@ -39,6 +39,13 @@ INVALID_SEATS = "invalid_seats"
 NOT_A_BOT = "not_a_bot"
 GAME_NOT_FINISHED = "game_not_finished"
 RATE_LIMITED = "rate_limited"
+# Accounts (docs/accounts.md)
+LINK_INVALID = "link_invalid"
+LINK_USED = "link_used"
+LINK_EXPIRED = "link_expired"
+MERGE_BLOCKED = "merge_blocked"
+SESSION_NOT_FOUND = "session_not_found"
+MAIL_UNAVAILABLE = "mail_unavailable"
 
 # WebSocket codes
 BAD_JSON = "bad_json"

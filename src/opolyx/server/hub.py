@@ -24,6 +24,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from opolyx.server import errors as E
+from opolyx.server import progress
 from opolyx.server.botplay import choose_bot_action, fallback_action
 from opolyx.server.clocks import ClockBook
 from opolyx.server.engine_api import JSON, EngineApi, GameLike
@@ -161,6 +162,8 @@ class RoomHub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bot_stuck: tuple[int, int] | None = None
         self._known_out: set[int] = {s.seat for s in room.seats if s.out}
+        # XP, level-ups and card drops credited when the game finished (progress.py), per seat.
+        self.progression: list[JSON] | None = None
         self.closed = False
 
     # --- loading -------------------------------------------------------------------------------------
@@ -179,6 +182,8 @@ class RoomHub:
             return
         records = await self.ctx.store.load_actions(room.id)
         self.log = [(r.seat, r.action) for r in records]
+        if room.status == FINISHED:
+            self.progression = [a.to_json() for a in await self.ctx.store.awards_of_game(room.id)]
         self.game = self._replay_with_history(self.log)
         self.snap = self.game.snapshot()
         self.view = self._public(self.snap)
@@ -307,6 +312,7 @@ class RoomHub:
             "deadlines": self.clocks.public() if self.room.status == RUNNING else [],
             "chat": list(self.chat_log),
             "history": list(self.history),
+            "progression": self.progression,
             "ref": ref,
         }
 
@@ -436,6 +442,7 @@ class RoomHub:
             "result": snap["result"],
             "deadlines": self.clocks.public() if not over else [],
             "game": self.view,
+            "progression": self.progression if over else None,
         }
         # The common part (with the game's state) is serialised once per action; legal actions once
         # per seat; only the origin's copy differs (its ref).
@@ -476,7 +483,9 @@ class RoomHub:
             await store.mark_out(self.room.id, newly_out)
             self._known_out.update(newly_out)
         if game.is_over and self.room.status == RUNNING:
-            await store.finish_game(self.room.id, snap["result"])
+            earned = await progress.credits(store, self.ctx.engine(), self.room, self.log, snap)
+            awards = await store.finish_game(self.room.id, snap["result"], earned)
+            self.progression = [a.to_json() for a in awards]
             self.clocks.clear()
             self._cancel_timer()
         if newly_out or game.is_over:
@@ -716,16 +725,7 @@ class RoomHub:
                 raise ApiError(409, E.TEAM_NEEDS_FULL_TABLE, "team games start with every seat filled")
             # Empty seats are dropped; the engine numbers seats 0..n-1 and draws who begins.
             renumbered = [SeatRecord(i, s.user_id, s.bot, s.name) for i, s in enumerate(seats)]
-            seat_info: list[JSON] = [
-                {
-                    "name": s.name,
-                    "bot": s.is_bot,
-                    "team": (i % 2) if room.mode == "team" else None,
-                    "vip": False,
-                    "cards": {},
-                }
-                for i, s in enumerate(renumbered)
-            ]
+            seat_info = await progress.seat_info(self.ctx.store, room.mode, renumbered)
             seed = secrets.randbits(62)
             game = self.ctx.engine().new_game(room.mode, len(renumbered), seed, seat_info=seat_info)
             self.room = await self.ctx.store.start_game(

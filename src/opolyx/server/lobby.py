@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from opolyx.server import errors as E
+from opolyx.server import sessions
 from opolyx.server.app import Services
 from opolyx.server.errors import ApiError
 from opolyx.server.hub import RoomHub
@@ -26,7 +27,7 @@ from opolyx.server.protocol import (
     SessionOut,
     UserOut,
 )
-from opolyx.storage import FINISHED, RUNNING, WAITING, UserRecord
+from opolyx.storage import FINISHED, RUNNING, WAITING, SessionRecord, UserRecord
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorOut},
@@ -58,9 +59,18 @@ def session_token(request: Request, cookie_name: str) -> str | None:
     return None
 
 
-async def optional_user(request: Request, svc: Svc) -> UserRecord | None:
-    user_id = svc.signer.verify(session_token(request, svc.settings.session_cookie))
-    return await svc.store.get_user(user_id) if user_id else None
+async def optional_auth(request: Request, svc: Svc) -> tuple[UserRecord, SessionRecord] | None:
+    """The session record behind the request's token (server-side, so a revoked one is refused)."""
+    found = await sessions.resolve(svc.store, svc.signer, session_token(request, svc.settings.session_cookie))
+    if found is not None:
+        request.state.session = found[1]
+    return found
+
+
+async def optional_user(
+    auth: Annotated[tuple[UserRecord, SessionRecord] | None, Depends(optional_auth)],
+) -> UserRecord | None:
+    return auth[0] if auth else None
 
 
 async def current_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:
@@ -92,7 +102,14 @@ def room_out(hub: RoomHub, viewer: UserRecord | None) -> RoomOut:
 async def user_out(svc: Services, user: UserRecord) -> UserOut:
     room = await svc.store.active_room_of(user.id)
     return UserOut(
-        id=user.id, nickname=user.nickname, language=user.language, guest=user.email is None, room=room  # type: ignore[arg-type]
+        id=user.id,
+        nickname=user.nickname,
+        language=user.language,  # type: ignore[arg-type]
+        guest=user.email is None,
+        room=room,
+        avatar=user.avatar,
+        level=user.level,
+        xp=user.xp,
     )
 
 
@@ -107,9 +124,17 @@ async def start_session(
     await rate_limit(svc, "session", request)
     if user is None:
         user = await svc.store.create_user(new_user_id(), body.nickname, body.language)
+        token, _ = await sessions.open_session(
+            svc.store, svc.signer, user.id, user_agent=request.headers.get("user-agent")
+        )
     else:
         user = await svc.store.update_user(user.id, nickname=body.nickname, language=body.language)
-    token = svc.signer.sign(user.id)
+        token = str(session_token(request, svc.settings.session_cookie))
+    return session_answer(svc, response, token, await user_out(svc, user))
+
+
+def session_answer(svc: Services, response: Response, token: str, out: UserOut) -> SessionOut:
+    """Hand the session token to the browser (cookie) and to other clients (body)."""
     response.set_cookie(
         svc.settings.session_cookie,
         token,
@@ -118,7 +143,7 @@ async def start_session(
         samesite="lax",
         secure=svc.settings.cookie_secure,
     )
-    return SessionOut(user=await user_out(svc, user), token=token)
+    return SessionOut(user=out, token=token)
 
 
 @router.get("/api/session", tags=["session"])
@@ -127,7 +152,11 @@ async def who_am_i(user: User, svc: Svc) -> UserOut:
 
 
 @router.delete("/api/session", tags=["session"], status_code=204)
-async def end_session(svc: Svc) -> Response:
+async def end_session(svc: Svc, request: Request, user: MaybeUser) -> Response:
+    """Sign out: the session record is revoked, so the token stops working everywhere at once."""
+    session: SessionRecord | None = getattr(request.state, "session", None)
+    if user is not None and session is not None:
+        await svc.store.revoke_sessions(user.id, only=session.id)
     response = Response(status_code=204)
     response.delete_cookie(svc.settings.session_cookie)
     return response

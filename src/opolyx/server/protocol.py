@@ -243,6 +243,9 @@ class UserOut(BaseModel):
     nickname: str
     language: Language
     guest: bool
+    avatar: str | None = Field(default=None, description="One of the built-in avatars (docs/accounts.md).")
+    level: int = 1
+    xp: int = 0
     room: str | None = Field(default=None, description="The unfinished room you hold a seat in.")
 
 
@@ -361,6 +364,32 @@ class HistoryEntry(BaseModel):
     event: dict[str, Any] = Field(description="An engine event, or a server notice such as bot_took_over.")
 
 
+class CardDropOut(BaseModel):
+    id: int
+    square: int
+    rarity: Literal["common", "uncommon", "rare", "epic", "legendary"]
+    level: int = Field(description="The level whose drop this is.")
+    seed: int = Field(description="The account's drop seed: the card can be re-drawn from (seed, level).")
+    game_id: str | None
+
+
+class SeatXpOut(BaseModel):
+    """What one person's seat earned when the game finished (SPEC.md 19; docs/accounts.md)."""
+
+    seat: int
+    xp: int = Field(description="XP credited (after the daily cap).")
+    parts: dict[str, Any] = Field(
+        description="placement, place, groups, group_count, survival, total; capped_from when the daily cap cut it."
+    )
+    refused: str | None = Field(
+        description="Why nothing was earned: short_game, too_few_people, early_exit, pair_farming, daily_cap."
+    )
+    won: bool
+    level_before: int
+    level_after: int
+    drops: list[CardDropOut]
+
+
 class SnapshotOut(BaseModel):
     type: Literal["snapshot"] = "snapshot"
     room: RoomOut
@@ -372,6 +401,9 @@ class SnapshotOut(BaseModel):
     chat: list[ChatOut]
     history: list[HistoryEntry] = Field(
         default_factory=list, description="The room's most recent events (up to 300), oldest first."
+    )
+    progression: list[SeatXpOut] | None = Field(
+        default=None, description="Once the game is over: each person's XP, level-up and card drops."
     )
     ref: Ref | None = None
 
@@ -389,6 +421,9 @@ class EventsOut(BaseModel):
     deadlines: list[Deadline]
     game: dict[str, Any] | None = Field(
         default=None, description="The engine's public snapshot after this action (as in `snapshot`)."
+    )
+    progression: list[SeatXpOut] | None = Field(
+        default=None, description="In the frame that ends the game: each person's XP, level-up and card drops."
     )
     ref: Ref | None = Field(default=None, description="Only in the copy sent to whoever acted.")
 

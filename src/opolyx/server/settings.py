@@ -74,12 +74,33 @@ class Settings(BaseSettings):
     # How long a lobby call forwarded to a room's owner may take before it is retried elsewhere.
     cluster_call_timeout: float = 10.0
 
+    # Outgoing mail for sign-in links (docs/accounts.md). No host: links go to the server log instead.
+    smtp_host: str = ""
+    smtp_port: int = 587
+    # "starttls" (upgrade a plain connection), "tls" (implicit TLS, usually port 465) or "none".
+    smtp_security: str = "starttls"
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_timeout: float = 20.0
+    mail_from: str = "opolyx <no-reply@localhost>"
+    # The address people open the game at, for links in e-mails (empty: http://host:port/).
+    site_url: str = ""
+    magic_link_minutes: int = 15
+    # Sign-in link requests: per address and per e-mail (a burst and a refill per second).
+    rate_magic_burst: int = 3
+    rate_magic_per_second: float = 1 / 120
+
     web_dir: Path | None = Field(default=None)
 
     def resolved_database_url(self) -> str:
         if self.database_url:
             return self.database_url
         return f"sqlite+aiosqlite:///{(self.data_dir / 'opolyx.sqlite3').resolve()}"
+
+    def site(self) -> str:
+        """Base address for links sent by mail, ending in a slash."""
+        base = self.site_url or self.public_url()
+        return base if base.endswith("/") else base + "/"
 
     def public_url(self) -> str:
         host = self.host

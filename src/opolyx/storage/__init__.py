@@ -1,5 +1,14 @@
 """Durable storage for the server: a :class:`Store` interface and its SQLAlchemy implementation."""
 
+from opolyx.storage.accounts import (
+    AwardRecord,
+    CardRecord,
+    Credit,
+    GameSummary,
+    LeaderRow,
+    MagicLinkRecord,
+    SessionRecord,
+)
 from opolyx.storage.base import (
     CLOSED,
     FINISHED,
@@ -29,13 +38,20 @@ __all__ = [
     "WAITING",
     "ActionRecord",
     "AlreadySeated",
+    "AwardRecord",
+    "CardRecord",
     "ChatRecord",
+    "Credit",
+    "GameSummary",
+    "LeaderRow",
+    "MagicLinkRecord",
     "NewRoom",
     "NotFound",
     "RoomRecord",
     "SeatRecord",
     "SeatTaken",
     "SeqConflict",
+    "SessionRecord",
     "SqlStore",
     "Store",
     "StoreError",

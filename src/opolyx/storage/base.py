@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from opolyx.storage.accounts import AccountStore, AwardRecord, Credit
+
 JSON = dict[str, Any]
 
 WAITING = "waiting"
@@ -52,6 +54,10 @@ class UserRecord:
     language: str
     email: str | None
     created_at: datetime
+    avatar: str | None = None
+    xp: int = 0
+    level: int = 1
+    wins: int = 0
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,7 @@ class NewRoom:
     bots_replace_leavers: bool = False
 
 
-class Store(abc.ABC):
+class Store(AccountStore):
     """Durable state of people, rooms and games. Every backend passes tests/storage/test_contract.py."""
 
     @abc.abstractmethod
@@ -217,7 +223,11 @@ class Store(abc.ABC):
         """These seats are eliminated: their people may join other games."""
 
     @abc.abstractmethod
-    async def finish_game(self, room_id: str, result: JSON | None) -> None: ...
+    async def finish_game(
+        self, room_id: str, result: JSON | None, credits: Sequence[Credit] = ()
+    ) -> list[AwardRecord]:
+        """Mark the game finished and credit XP in the same transaction (daily cap, levels, card
+        drops); returns what each credited seat got."""
 
     # chat
     @abc.abstractmethod

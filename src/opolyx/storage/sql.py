@@ -18,6 +18,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from opolyx.storage.accounts import AwardRecord, Credit
+from opolyx.storage.accounts_sql import AccountsSql
 from opolyx.storage.base import (
     CLOSED,
     FINISHED,
@@ -171,7 +173,7 @@ class _Append:
         return {"game_id": self.room_id, "seq": self.seq, "seat": self.seat, "action": self.action, "created_at": now}
 
 
-class SqlStore(Store):
+class SqlStore(AccountsSql, Store):
     """PostgreSQL through asyncpg; SQLite on the loop's thread through one connection (LoopSqlite).
 
     Appended actions are group-committed: whatever arrives while a commit is in flight is written
@@ -225,9 +227,19 @@ class SqlStore(Store):
     async def get_user(self, user_id: str) -> UserRecord | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(users.select().where(users.c.id == user_id))).first()
-        if row is None:
+        if row is None or row.deleted_at is not None:
             return None
-        return UserRecord(row.id, row.nickname, row.language, row.email, _utc(row.created_at) or _now())
+        return UserRecord(
+            row.id,
+            row.nickname,
+            row.language,
+            row.email,
+            _utc(row.created_at) or _now(),
+            avatar=row.avatar,
+            xp=row.xp,
+            level=row.level,
+            wins=row.wins,
+        )
 
     async def update_user(self, user_id: str, *, nickname: str, language: str) -> UserRecord:
         async with self.engine.begin() as conn:
@@ -524,16 +536,22 @@ class SqlStore(Store):
                 .values(out=True, active=False)
             )
 
-    async def finish_game(self, room_id: str, result: JSON | None) -> None:
+    async def finish_game(
+        self, room_id: str, result: JSON | None, credits: Sequence[Credit] = ()
+    ) -> list[AwardRecord]:
         async with self.engine.begin() as conn:
             await conn.execute(
                 room_seats.update().where(room_seats.c.room_id == room_id).values(active=False)
             )
-            await conn.execute(
+            finished = await conn.execute(
                 rooms.update()
                 .where(rooms.c.id == room_id, rooms.c.status.in_(list(UNFINISHED)))
                 .values(status=FINISHED, finished_at=_now(), result=result)
             )
+            if finished.rowcount != 1:
+                # Already finished (another process got there first): never credit twice.
+                return []
+            return await self._credit(conn, room_id, credits)
 
     # chat -----------------------------------------------------------------------------------------
 

@@ -20,6 +20,13 @@ users = sa.Table(
     sa.Column("email", sa.String(320), nullable=True, unique=True),
     sa.Column("email_verified_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Migration 0004: profile and progression. xp and wins are indexed: the leaderboard reads them.
+    sa.Column("avatar", sa.String(24), nullable=True),
+    sa.Column("xp", sa.Integer, nullable=False, server_default="0", index=True),
+    sa.Column("level", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("wins", sa.Integer, nullable=False, server_default="0", index=True),
+    sa.Column("drop_seed", sa.BigInteger, nullable=True),
+    sa.Column("deleted_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 rooms = sa.Table(
@@ -90,4 +97,62 @@ chat_messages = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("ix_chat_messages_room_id_id", "room_id", "id"),
+)
+
+# Migration 0004: server-side sessions. The cookie holds a signed secret; only its hash is stored, so a
+# database leak signs nobody in. Revoking sets revoked_at and the cookie stops working at once.
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("user_agent", sa.String(200), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+# Migration 0004: e-mailed sign-in links, single use, stored as a hash of the secret.
+magic_links = sa.Table(
+    "magic_links",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("email", sa.String(320), nullable=False, index=True),
+    sa.Column("guest_id", sa.String(64), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+# Migration 0004: XP credited per seat of a finished game (also the weekly leaderboard's index).
+xp_awards = sa.Table(
+    "xp_awards",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("xp", sa.Integer, nullable=False),
+    sa.Column("parts", Json, nullable=False),
+    sa.Column("refused", sa.String(32), nullable=True),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("level_before", sa.Integer, nullable=False),
+    sa.Column("level_after", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Index("ix_xp_awards_user_id_created_at", "user_id", "created_at"),
+)
+
+# Migration 0004: collectible cards; seed and level re-draw the card (progression.drops.draw_card).
+cards = sa.Table(
+    "cards",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("square", sa.Integer, nullable=False),
+    sa.Column("rarity", sa.String(16), nullable=False),
+    sa.Column("level", sa.Integer, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )

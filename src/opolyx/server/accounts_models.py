@@ -1,0 +1,118 @@
+"""Wire models of the account routes (sign-in links, sessions, profile, leaderboard)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from opolyx.server.protocol import CardDropOut, Language, Nickname, Strict, UserOut
+
+#: The built-in avatars (the client draws each; the server only checks the name).
+AVATARS = (
+    "tophat",
+    "car",
+    "dog",
+    "cat",
+    "ship",
+    "boot",
+    "rocket",
+    "dragon",
+    "panda",
+    "lantern",
+    "crown",
+    "cactus",
+)
+Avatar = Literal[
+    "tophat",
+    "car",
+    "dog",
+    "cat",
+    "ship",
+    "boot",
+    "rocket",
+    "dragon",
+    "panda",
+    "lantern",
+    "crown",
+    "cactus",
+]
+
+
+# A deliberately plain check: the mailed link itself proves the address works.
+Email = Annotated[
+    str, StringConstraints(strip_whitespace=True, to_lower=True, max_length=320, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+]
+
+
+class LinkIn(Strict):
+    email: Email
+    language: Language = "en"
+
+
+class LinkOut(BaseModel):
+    status: Literal["sent"] = Field(
+        default="sent", description="Always the same, whether or not the address has an account."
+    )
+
+
+class VerifyIn(Strict):
+    token: str = Field(min_length=10, max_length=200, description="The secret from the mailed link.")
+
+
+class SessionInfoOut(BaseModel):
+    id: str
+    user_agent: str | None
+    created_at: datetime
+    last_seen_at: datetime
+    current: bool = Field(description="The session this request came with.")
+
+
+class RevokedOut(BaseModel):
+    revoked: int
+
+
+class ProfileIn(Strict):
+    nickname: Nickname | None = None
+    avatar: Avatar | None = None
+    language: Language | None = None
+
+
+class RecentGameOut(BaseModel):
+    id: str
+    mode: str
+    finished_at: datetime | None
+    seat: int
+    place: int | None
+    xp: int
+    players: list[str]
+    replay: str = Field(description="Path of the replay (with snapshots for the viewer).")
+
+
+class ProfileOut(BaseModel):
+    user: UserOut
+    email: str | None
+    rank: str
+    vip: bool
+    level_xp: int = Field(description="Total XP at which the current level began.")
+    next_level_xp: int | None = Field(description="Total XP of the next level; null at the cap.")
+    wins: int
+    cards: list[CardDropOut]
+    recent_games: list[RecentGameOut]
+
+
+class LeaderRowOut(BaseModel):
+    position: int
+    user_id: str
+    nickname: str
+    avatar: str | None
+    level: int
+    value: int = Field(description="XP or wins, as asked.")
+
+
+class LeaderboardOut(BaseModel):
+    by: Literal["xp", "wins"]
+    period: Literal["all", "week"]
+    rows: list[LeaderRowOut]
+    you: LeaderRowOut | None = Field(description="Your own place, even when outside the rows shown.")

@@ -1,0 +1,43 @@
+"""Server-side session records behind the signed cookie.
+
+The cookie (or bearer token) carries a signed random secret; the sessions table keeps only its SHA-256,
+so signing out, "sign out other sessions" and deleting an account take effect on the next request.
+How the token travels (cookie flags, Origin checks) is the transport's business, not this module's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from opolyx.server.identity import SessionSigner
+from opolyx.storage import SessionRecord, Store, UserRecord
+
+
+def token_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+async def open_session(
+    store: Store, signer: SessionSigner, user_id: str, *, user_agent: str | None
+) -> tuple[str, SessionRecord]:
+    """Create a session for ``user_id``; returns the token to hand to the client and the record."""
+    secret = secrets.token_urlsafe(32)
+    expires = datetime.now(UTC) + timedelta(seconds=signer.max_age)
+    record = await store.create_session(
+        secrets.token_hex(8), user_id, token_hash(secret), user_agent=user_agent, expires_at=expires
+    )
+    return signer.sign(secret), record
+
+
+async def resolve(store: Store, signer: SessionSigner, token: str | None) -> tuple[UserRecord, SessionRecord] | None:
+    """The signed-in person and their live session, or None (bad signature, revoked, expired, deleted)."""
+    secret = signer.verify(token)
+    if secret is None:
+        return None
+    session = await store.session_by_token(token_hash(secret), datetime.now(UTC))
+    if session is None:
+        return None
+    user = await store.get_user(session.user_id)
+    return None if user is None else (user, session)

@@ -1,0 +1,499 @@
+"""SQL implementation of the accounts half of the store (mixed into :class:`opolyx.storage.SqlStore`)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+import sqlalchemy as sa
+
+from opolyx.progression import draw_card, drop_levels_between, level_for, load_progression
+from opolyx.storage.accounts import (
+    LINK_EXPIRED,
+    LINK_UNKNOWN,
+    LINK_USED,
+    AwardRecord,
+    CardRecord,
+    Credit,
+    GameSummary,
+    LeaderRow,
+    MagicLinkRecord,
+    SessionRecord,
+)
+from opolyx.storage.tables import (
+    cards,
+    chat_messages,
+    magic_links,
+    room_seats,
+    rooms,
+    sessions,
+    users,
+    xp_awards,
+)
+
+# What a deleted account's name becomes, in its own row and in past games and chat.
+DELETED_NAME = "—"
+# A session's last_seen_at is refreshed at most this often (one write per request would be wasteful).
+SEEN_RESOLUTION = timedelta(minutes=5)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _session(row: Any) -> SessionRecord:
+    return SessionRecord(
+        row.id, row.user_id, row.user_agent, _utc(row.created_at), _utc(row.last_seen_at), _utc(row.expires_at)
+    )
+
+
+def _card(row: Any) -> CardRecord:
+    return CardRecord(row.id, row.square, row.rarity, row.level, row.seed, row.game_id, _utc(row.created_at))
+
+
+def day_start(now: datetime) -> datetime:
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+class AccountsSql:
+    """Needs ``self.engine`` (see opolyx.storage.sql.Db)."""
+
+    engine: Any
+
+    # sessions ---------------------------------------------------------------------------------------
+
+    async def create_session(
+        self, session_id: str, user_id: str, token_hash: str, *, user_agent: str | None, expires_at: datetime
+    ) -> SessionRecord:
+        now = _now()
+        agent = (user_agent or "")[:200] or None
+        row: dict[str, Any] = {
+            "id": session_id,
+            "token_hash": token_hash,
+            "user_id": user_id,
+            "user_agent": agent,
+            "created_at": now,
+            "last_seen_at": now,
+            "expires_at": expires_at,
+        }
+        async with self.engine.begin() as conn:
+            await conn.execute(sessions.insert().values(**row))
+        return SessionRecord(session_id, user_id, agent, now, now, expires_at)
+
+    async def session_by_token(self, token_hash: str, now: datetime) -> SessionRecord | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sessions.select().where(
+                        sessions.c.token_hash == token_hash,
+                        sessions.c.revoked_at.is_(None),
+                        sessions.c.expires_at > now,
+                    )
+                )
+            ).first()
+        if row is None:
+            return None
+        record = _session(row)
+        if now - record.last_seen_at > SEEN_RESOLUTION:
+            async with self.engine.begin() as conn:
+                await conn.execute(sessions.update().where(sessions.c.id == record.id).values(last_seen_at=now))
+        return record
+
+    async def list_sessions(self, user_id: str, now: datetime) -> list[SessionRecord]:
+        query = (
+            sessions.select()
+            .where(sessions.c.user_id == user_id, sessions.c.revoked_at.is_(None), sessions.c.expires_at > now)
+            .order_by(sessions.c.last_seen_at.desc())
+        )
+        async with self.engine.connect() as conn:
+            return [_session(r) for r in (await conn.execute(query)).all()]
+
+    async def revoke_sessions(self, user_id: str, *, only: str | None = None, keep: str | None = None) -> int:
+        stmt = sessions.update().where(sessions.c.user_id == user_id, sessions.c.revoked_at.is_(None))
+        if only is not None:
+            stmt = stmt.where(sessions.c.id == only)
+        if keep is not None:
+            stmt = stmt.where(sessions.c.id != keep)
+        async with self.engine.begin() as conn:
+            result = await conn.execute(stmt.values(revoked_at=_now()))
+        return int(result.rowcount or 0)
+
+    # magic links --------------------------------------------------------------------------------------
+
+    async def create_magic_link(
+        self, token_hash: str, email: str, *, guest_id: str | None, expires_at: datetime
+    ) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                magic_links.insert().values(
+                    token_hash=token_hash, email=email, guest_id=guest_id, created_at=_now(), expires_at=expires_at
+                )
+            )
+
+    async def peek_magic_link(self, token_hash: str, now: datetime) -> MagicLinkRecord | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    magic_links.select().where(
+                        magic_links.c.token_hash == token_hash,
+                        magic_links.c.used_at.is_(None),
+                        magic_links.c.expires_at > now,
+                    )
+                )
+            ).first()
+        return None if row is None else MagicLinkRecord(row.email, row.guest_id)
+
+    async def consume_magic_link(self, token_hash: str, now: datetime) -> MagicLinkRecord | str:
+        async with self.engine.begin() as conn:
+            # The guarded UPDATE is the single-use check: of two racing openers only one changes a row.
+            result = await conn.execute(
+                magic_links.update()
+                .where(
+                    magic_links.c.token_hash == token_hash,
+                    magic_links.c.used_at.is_(None),
+                    magic_links.c.expires_at > now,
+                )
+                .values(used_at=now)
+            )
+            row = (await conn.execute(magic_links.select().where(magic_links.c.token_hash == token_hash))).first()
+        if row is None:
+            return LINK_UNKNOWN
+        if result.rowcount != 1:
+            return LINK_USED if row.used_at is not None else LINK_EXPIRED
+        return MagicLinkRecord(row.email, row.guest_id)
+
+    # accounts -----------------------------------------------------------------------------------------
+
+    async def user_by_email(self, email: str) -> str | None:
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(sa.select(users.c.id).where(users.c.email == email))).scalar()
+        return None if found is None else str(found)
+
+    async def attach_email(self, user_id: str, email: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                users.update().where(users.c.id == user_id).values(email=email, email_verified_at=_now())
+            )
+
+    async def merge_user(self, guest_id: str, into_id: str) -> None:
+        async with self.engine.begin() as conn:
+            guest = (await conn.execute(users.select().where(users.c.id == guest_id))).first()
+            into = (await conn.execute(users.select().where(users.c.id == into_id))).first()
+            if guest is None or into is None or guest_id == into_id:
+                return
+            for table, column in (
+                (room_seats, room_seats.c.user_id),
+                (xp_awards, xp_awards.c.user_id),
+                (cards, cards.c.user_id),
+                (chat_messages, chat_messages.c.user_id),
+            ):
+                await conn.execute(table.update().where(column == guest_id).values(user_id=into_id))
+            # The browser that opened the link gets a fresh session; the guest's old ones end.
+            await conn.execute(
+                sessions.update()
+                .where(sessions.c.user_id == guest_id, sessions.c.revoked_at.is_(None))
+                .values(revoked_at=_now())
+            )
+            await conn.execute(rooms.update().where(rooms.c.creator_id == guest_id).values(creator_id=into_id))
+            xp = into.xp + guest.xp
+            before, after = into.level, level_for(xp)
+            seed = await self._drop_seed(conn, into)
+            await self._insert_drops(conn, into_id, seed, before, after, None, _now())
+            await conn.execute(
+                users.update()
+                .where(users.c.id == into_id)
+                .values(xp=xp, level=max(before, after), wins=into.wins + guest.wins, drop_seed=seed)
+            )
+            await conn.execute(
+                users.update().where(users.c.id == guest_id).values(xp=0, level=1, wins=0, deleted_at=_now())
+            )
+
+    async def update_profile(
+        self, user_id: str, *, nickname: str | None, avatar: str | None, language: str | None
+    ) -> None:
+        values: dict[str, Any] = {}
+        if nickname is not None:
+            values["nickname"] = nickname
+        if avatar is not None:
+            values["avatar"] = avatar
+        if language is not None:
+            values["language"] = language
+        if not values:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(users.update().where(users.c.id == user_id).values(**values))
+
+    async def delete_account(self, user_id: str) -> None:
+        now = _now()
+        async with self.engine.begin() as conn:
+            await conn.execute(sessions.delete().where(sessions.c.user_id == user_id))
+            await conn.execute(cards.delete().where(cards.c.user_id == user_id))
+            email = (await conn.execute(sa.select(users.c.email).where(users.c.id == user_id))).scalar()
+            if email:
+                await conn.execute(magic_links.delete().where(magic_links.c.email == email))
+            await conn.execute(magic_links.delete().where(magic_links.c.guest_id == user_id))
+            await conn.execute(room_seats.update().where(room_seats.c.user_id == user_id).values(name=DELETED_NAME))
+            await conn.execute(
+                chat_messages.update().where(chat_messages.c.user_id == user_id).values(name=DELETED_NAME)
+            )
+            await conn.execute(
+                users.update()
+                .where(users.c.id == user_id)
+                .values(
+                    nickname=DELETED_NAME,
+                    email=None,
+                    email_verified_at=None,
+                    avatar=None,
+                    xp=0,
+                    level=1,
+                    wins=0,
+                    drop_seed=None,
+                    deleted_at=now,
+                )
+            )
+
+    # progression --------------------------------------------------------------------------------------
+
+    @staticmethod
+    async def _drop_seed(conn: Any, user_row: Any) -> int:
+        if user_row.drop_seed is not None:
+            return int(user_row.drop_seed)
+        # Drawn once per account and kept: every later drop is re-drawable from it (docs/accounts.md).
+        return secrets.randbits(62)
+
+    @staticmethod
+    async def _insert_drops(
+        conn: Any, user_id: str, seed: int, before: int, after: int, game_id: str | None, now: datetime
+    ) -> list[CardRecord]:
+        out = []
+        for level in drop_levels_between(before, after):
+            drop = draw_card(seed, level)
+            result = await conn.execute(
+                cards.insert().values(
+                    user_id=user_id,
+                    square=drop.square,
+                    rarity=drop.rarity,
+                    level=level,
+                    seed=seed,
+                    game_id=game_id,
+                    created_at=now,
+                )
+            )
+            card_id = int(result.inserted_primary_key[0])
+            out.append(CardRecord(card_id, drop.square, drop.rarity, level, seed, game_id, now))
+        return out
+
+    async def _credit(self, conn: Any, game_id: str, credits: Sequence[Credit]) -> list[AwardRecord]:
+        """Credit each seat inside the caller's transaction (the one that stores the result)."""
+        cap = load_progression().farming.daily_xp_cap
+        now = _now()
+        awards = []
+        for c in sorted(credits, key=lambda c: c.seat):
+            query = users.select().where(users.c.id == c.user_id)
+            if conn.dialect.name == "postgresql":
+                query = query.with_for_update()
+            user = (await conn.execute(query)).first()
+            if user is None or user.deleted_at is not None:
+                continue
+            xp, refused, parts = c.xp, c.refused, dict(c.parts)
+            if refused is None and xp > 0:
+                today = (
+                    await conn.execute(
+                        sa.select(sa.func.coalesce(sa.func.sum(xp_awards.c.xp), 0)).where(
+                            xp_awards.c.user_id == c.user_id, xp_awards.c.created_at >= day_start(now)
+                        )
+                    )
+                ).scalar()
+                room = max(0, cap - int(today or 0))
+                if xp > room:
+                    parts["capped_from"] = xp
+                    xp = room
+                    if xp == 0:
+                        refused = "daily_cap"
+            if refused is not None:
+                xp = 0
+            before = int(user.level)
+            total = int(user.xp) + xp
+            after = max(before, level_for(total))
+            seed = await self._drop_seed(conn, user)
+            drops = await self._insert_drops(conn, c.user_id, seed, before, after, game_id, now)
+            await conn.execute(
+                users.update()
+                .where(users.c.id == c.user_id)
+                .values(
+                    xp=total,
+                    level=after,
+                    wins=int(user.wins) + (1 if c.won and refused is None else 0),
+                    drop_seed=seed,
+                )
+            )
+            await conn.execute(
+                xp_awards.insert().values(
+                    game_id=game_id,
+                    seat=c.seat,
+                    user_id=c.user_id,
+                    xp=xp,
+                    parts=parts,
+                    refused=refused,
+                    won=c.won,
+                    level_before=before,
+                    level_after=after,
+                    created_at=now,
+                )
+            )
+            awards.append(
+                AwardRecord(game_id, c.seat, c.user_id, xp, parts, refused, c.won, before, after, tuple(drops))
+            )
+        return awards
+
+    async def cards_of(self, user_id: str) -> list[CardRecord]:
+        query = cards.select().where(cards.c.user_id == user_id).order_by(cards.c.square, cards.c.id)
+        async with self.engine.connect() as conn:
+            return [_card(r) for r in (await conn.execute(query)).all()]
+
+    async def recent_games(self, user_id: str, limit: int = 20) -> list[GameSummary]:
+        query = (
+            sa.select(rooms.c.id, rooms.c.mode, rooms.c.finished_at, rooms.c.result, room_seats.c.seat)
+            .join(room_seats, room_seats.c.room_id == rooms.c.id)
+            .where(room_seats.c.user_id == user_id, rooms.c.status == "finished")
+            .order_by(rooms.c.finished_at.desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            ids = [r.id for r in rows]
+            if not ids:
+                return []
+            names: dict[str, list[str]] = {}
+            for s in (
+                await conn.execute(
+                    sa.select(room_seats.c.room_id, room_seats.c.name)
+                    .where(room_seats.c.room_id.in_(ids))
+                    .order_by(room_seats.c.room_id, room_seats.c.seat)
+                )
+            ).all():
+                names.setdefault(s.room_id, []).append(s.name)
+            xp = {
+                (a.game_id, a.seat): a.xp
+                for a in (
+                    await conn.execute(
+                        sa.select(xp_awards.c.game_id, xp_awards.c.seat, xp_awards.c.xp).where(
+                            xp_awards.c.game_id.in_(ids)
+                        )
+                    )
+                ).all()
+            }
+        out = []
+        for r in rows:
+            place = next((p["place"] for p in (r.result or {}).get("placements", []) if p.get("seat") == r.seat), None)
+            finished = _utc(r.finished_at) if r.finished_at is not None else None
+            out.append(
+                GameSummary(
+                    r.id, r.mode, finished, r.seat, place, xp.get((r.id, r.seat), 0), tuple(names.get(r.id, []))
+                )
+            )
+        return out
+
+    async def awards_of_game(self, game_id: str) -> list[AwardRecord]:
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(xp_awards.select().where(xp_awards.c.game_id == game_id).order_by(xp_awards.c.seat))
+            ).all()
+            drops = (await conn.execute(cards.select().where(cards.c.game_id == game_id))).all()
+        by_user: dict[str, list[CardRecord]] = {}
+        for d in drops:
+            by_user.setdefault(d.user_id, []).append(_card(d))
+        return [
+            AwardRecord(
+                r.game_id,
+                r.seat,
+                r.user_id,
+                r.xp,
+                r.parts,
+                r.refused,
+                bool(r.won),
+                r.level_before,
+                r.level_after,
+                tuple(by_user.get(r.user_id, [])),
+            )
+            for r in rows
+        ]
+
+    async def private_meetings(self, user_id: str, others: Sequence[str], since: datetime) -> int:
+        if not others:
+            return 0
+        mine = room_seats.alias("mine")
+        theirs = room_seats.alias("theirs")
+        query = (
+            sa.select(theirs.c.user_id, sa.func.count(sa.distinct(rooms.c.id)))
+            .select_from(rooms.join(mine, mine.c.room_id == rooms.c.id).join(theirs, theirs.c.room_id == rooms.c.id))
+            .where(
+                rooms.c.public.is_(False),
+                rooms.c.status == "finished",
+                rooms.c.finished_at >= since,
+                mine.c.user_id == user_id,
+                theirs.c.user_id.in_(list(others)),
+            )
+            .group_by(theirs.c.user_id)
+        )
+        async with self.engine.connect() as conn:
+            counts = [int(r[1]) for r in (await conn.execute(query)).all()]
+        return max(counts, default=0)
+
+    async def leaderboard(
+        self, by: Literal["xp", "wins"], *, since: datetime | None, limit: int, viewer: str | None
+    ) -> tuple[list[LeaderRow], LeaderRow | None]:
+        live = users.c.deleted_at.is_(None)
+        if since is None:
+            column = users.c.xp if by == "xp" else users.c.wins
+            base = sa.select(users.c.id.label("uid"), column.label("value")).where(live, column > 0)
+        else:
+            value = (
+                sa.func.sum(xp_awards.c.xp)
+                if by == "xp"
+                else sa.func.sum(sa.case((sa.and_(xp_awards.c.won, xp_awards.c.refused.is_(None)), 1), else_=0))
+            )
+            base = (
+                sa.select(xp_awards.c.user_id.label("uid"), value.label("value"))
+                .where(xp_awards.c.created_at >= since)
+                .group_by(xp_awards.c.user_id)
+                .having(value > 0)
+            )
+        ranked = base.subquery()
+        top_q = (
+            sa.select(ranked.c.uid, ranked.c.value, users.c.nickname, users.c.avatar, users.c.level)
+            .join(users, users.c.id == ranked.c.uid)
+            .where(live)
+            .order_by(ranked.c.value.desc(), ranked.c.uid)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(top_q)).all()
+            top = [LeaderRow(i, r.uid, r.nickname, r.avatar, int(r.level), int(r.value)) for i, r in enumerate(rows, 1)]
+            own = next((row for row in top if row.user_id == viewer), None)
+            if own is None and viewer is not None:
+                mine = (
+                    await conn.execute(
+                        sa.select(ranked.c.value, users.c.nickname, users.c.avatar, users.c.level)
+                        .join(users, users.c.id == ranked.c.uid)
+                        .where(ranked.c.uid == viewer)
+                    )
+                ).first()
+                if mine is not None:
+                    ahead = (
+                        await conn.execute(
+                            sa.select(sa.func.count())
+                            .select_from(ranked.join(users, users.c.id == ranked.c.uid))
+                            .where(live, ranked.c.value > mine.value)
+                        )
+                    ).scalar()
+                    own = LeaderRow(
+                        int(ahead or 0) + 1, viewer, mine.nickname, mine.avatar, int(mine.level), int(mine.value)
+                    )
+        return top, own
