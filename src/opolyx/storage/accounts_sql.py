@@ -115,13 +115,16 @@ class AccountsSql:
             return [_session(r) for r in (await conn.execute(query)).all()]
 
     async def revoke_sessions(self, user_id: str, *, only: str | None = None, keep: str | None = None) -> int:
-        stmt = sessions.update().where(sessions.c.user_id == user_id, sessions.c.revoked_at.is_(None))
+        now = _now()
+        stmt = sessions.update().where(
+            sessions.c.user_id == user_id, sessions.c.revoked_at.is_(None), sessions.c.expires_at > now
+        )
         if only is not None:
             stmt = stmt.where(sessions.c.id == only)
         if keep is not None:
             stmt = stmt.where(sessions.c.id != keep)
         async with self.engine.begin() as conn:
-            result = await conn.execute(stmt.values(revoked_at=_now()))
+            result = await conn.execute(stmt.values(revoked_at=now))
         return int(result.rowcount or 0)
 
     # magic links --------------------------------------------------------------------------------------
