@@ -117,6 +117,10 @@ async def verify_link(body: VerifyIn, request: Request, response: Response, svc:
     account = await store.get_user(account_id)
     assert account is not None
     token, _ = await sessions.open_session(store, svc.signer, account.id, user_agent=request.headers.get("user-agent"))
+    replaced = _session(request)
+    if user is not None and replaced is not None:
+        # This browser's guest session gives way to the new one (it is not "another device").
+        await store.revoke_sessions(replaced.user_id, only=replaced.id)
     return session_answer(svc, response, token, await user_out(svc, account))
 
 
