@@ -8,9 +8,7 @@ import pytest
 
 from opolyx.progression import SeatFacts, refusal
 
-FAIR = SeatFacts(
-    is_person=True, out_reason=None, out_round=None, people_in_game=2, game_round=30, private=False
-)
+FAIR = SeatFacts(is_person=True, out_reason=None, out_round=None, people_in_game=2, game_round=30, private=False)
 
 
 def test_a_fair_seat_earns() -> None:

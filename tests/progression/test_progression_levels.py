@@ -44,9 +44,23 @@ def test_level_is_the_highest_reached(xp: int) -> None:
 @pytest.mark.parametrize(
     ("level", "rank"),
     [
-        (1, "novice"), (4, "novice"), (5, "apprentice"), (9, "apprentice"), (10, "trader"), (14, "trader"),
-        (15, "broker"), (19, "broker"), (20, "investor"), (24, "investor"), (25, "tycoon"), (29, "tycoon"),
-        (30, "magnate"), (39, "magnate"), (40, "mogul"), (49, "mogul"), (50, "legend"),
+        (1, "novice"),
+        (4, "novice"),
+        (5, "apprentice"),
+        (9, "apprentice"),
+        (10, "trader"),
+        (14, "trader"),
+        (15, "broker"),
+        (19, "broker"),
+        (20, "investor"),
+        (24, "investor"),
+        (25, "tycoon"),
+        (29, "tycoon"),
+        (30, "magnate"),
+        (39, "magnate"),
+        (40, "mogul"),
+        (49, "mogul"),
+        (50, "legend"),
     ],
 )
 def test_rank_boundaries(level: int, rank: str) -> None:

@@ -24,9 +24,7 @@ def _result(places: list[tuple[int, int, bool]], round_: int = 30) -> dict[str, 
     }
 
 
-@pytest.mark.parametrize(
-    ("place", "expected"), [(1, 100), (2, 60), (3, 40), (4, 25), (5, 15), (6, 10)]
-)
+@pytest.mark.parametrize(("place", "expected"), [(1, 100), (2, 60), (3, 40), (4, 25), (5, 15), (6, 10)])
 def test_each_placement_pays_its_amount_plus_survival(place: int, expected: int) -> None:
     places = [(s, s + 1, False) for s in range(6)]
     xp = game_xp(_result(places), _snapshot())

@@ -27,9 +27,7 @@ def sink() -> Iterator[MailSink]:
 
 @pytest.fixture
 def mail_server(start_server: Callable[..., ThreadServer], sink: MailSink) -> ThreadServer:
-    return start_server(
-        smtp_host="127.0.0.1", smtp_port=sink.port, smtp_security="none", rate_magic_burst=100
-    )
+    return start_server(smtp_host="127.0.0.1", smtp_port=sink.port, smtp_security="none", rate_magic_burst=100)
 
 
 @pytest.fixture
@@ -90,9 +88,7 @@ def test_a_mailed_link_signs_in_once_and_merges_the_guest(guests: Callable[[str]
     assert (forged.status_code, forged.json()["code"]) == (400, "link_invalid")
 
 
-def test_an_expired_link_is_refused(
-    guests: Callable[[str], Person], sink: MailSink, database: TestDatabase
-) -> None:
+def test_an_expired_link_is_refused(guests: Callable[[str], Person], sink: MailSink, database: TestDatabase) -> None:
     bob = guests("Bob")
     assert bob.post("/api/auth/link", {"email": "bob@example.org"}).status_code == 202
     _, secret = sink.link("bob@example.org")
@@ -121,9 +117,7 @@ def test_asking_answers_the_same_for_known_and_unknown_addresses(
     assert (bad.status_code, bad.json()["code"]) == (422, "invalid_request")
 
 
-def test_link_requests_are_limited_per_address(
-    start_server: Callable[..., ThreadServer], sink: MailSink
-) -> None:
+def test_link_requests_are_limited_per_address(start_server: Callable[..., ThreadServer], sink: MailSink) -> None:
     server = start_server(smtp_host="127.0.0.1", smtp_port=sink.port, smtp_security="none", rate_magic_burst=2)
     p = Person(server.base, "Eve")
     try:

@@ -1,0 +1,197 @@
+"""Progression at real tables: cards and VIP reach the engine, XP arrives with the end of the game."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from accounts_kit import with_store
+from server_kit import Person, Table, test_settings
+
+import opolyx.engine
+from live_server import ThreadServer
+from opolyx.progression import game_xp
+from opolyx.storage import SqlStore
+from opolyx.storage.tables import cards, users
+from opolyx.storage.testing import TestDatabase
+
+
+class FixedDice:
+    """The real engine, with the first dice fixed and seat 0 beginning (the server's engine seam)."""
+
+    IllegalAction = opolyx.engine.IllegalAction
+
+    def __init__(self, dice: list[tuple[int, int]]) -> None:
+        self.dice = dice
+
+    def new_game(self, mode: str, seats: int, seed: int, *, seat_info: Any = None) -> Any:
+        return opolyx.engine.new_game(mode, seats, seed, seat_info=seat_info, dice=self.dice, first_player=0)
+
+    def replay(self, seed: int, mode: str, seats: int, actions: Any, *, seat_info: Any = None) -> Any:
+        return opolyx.engine.replay(seed, mode, seats, actions, seat_info=seat_info, dice=self.dice, first_player=0)
+
+
+@pytest.fixture
+def table(database: TestDatabase, tmp_path: Path) -> Iterator[Callable[..., ThreadServer]]:
+    servers: list[ThreadServer] = []
+
+    def start(dice: list[tuple[int, int]]) -> ThreadServer:
+        s = ThreadServer(test_settings(database, tmp_path / "data"), engine=lambda: FixedDice(dice))
+        servers.append(s.__enter__())
+        return s
+
+    yield start
+    for s in servers:
+        s.__exit__(None, None, None)
+
+
+def _grant(
+    database: TestDatabase, user_id: str, *, level: int | None = None, card: tuple[int, str] | None = None
+) -> None:
+    async def edit(store: SqlStore) -> None:
+        async with store.engine.begin() as conn:
+            if level is not None:
+                await conn.execute(sa.update(users).where(users.c.id == user_id).values(level=level))
+            if card is not None:
+                await conn.execute(
+                    sa.insert(cards).values(
+                        user_id=user_id, square=card[0], rarity=card[1], level=3, seed=1, created_at=datetime.now(UTC)
+                    )
+                )
+
+    with_store(database, edit)
+
+
+def _two_at_a_table(server: ThreadServer, mode: str) -> tuple[Person, Person, str]:
+    ann, bob = Person(server.base, "Ann"), Person(server.base, "Bob")
+    room = ann.create(mode, 2)
+    assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
+    return ann, bob, str(room["id"])
+
+
+def _start(ann: Person, bob: Person, room: str) -> dict[str, Any]:
+    ann.connect(room)
+    bob.connect(room)
+    assert ann.post(f"/api/rooms/{room}/start").status_code == 200
+    while True:
+        snap = ann.recv_until("snapshot", timeout=30)
+        if snap["game"] is not None:
+            return snap
+
+
+def _act(p: Person, action: dict[str, Any], ref: int) -> dict[str, Any]:
+    p.send({"type": "action", "action": action, "ref": ref})
+    return p.recv_until("events", ref=ref)
+
+
+def test_a_held_card_raises_the_rent_a_tenant_pays(table: Callable[..., ThreadServer], database: TestDatabase) -> None:
+    server = table([(1, 2), (1, 2)])
+    ann, bob, room = _two_at_a_table(server, "classic")
+    try:
+        _grant(database, ann.id, card=(3, "legendary"))
+        _grant(database, ann.id, card=(3, "common"))
+        snap = _start(ann, bob, room)
+        assert snap["game"]["players"][0]["cards"] == {"3": "legendary"}, "the best card per square counts"
+        assert snap["game"]["players"][1]["cards"] == {}
+        _act(ann, {"type": "roll"}, 1)
+        _act(ann, {"type": "buy"}, 2)
+        events = _act(bob, {"type": "roll"}, 3)["events"]
+        due = next(e for e in events if e["type"] == "rent_due")
+        # Brown B's bare rent is 40; a legendary card adds 33 %.
+        assert (due["square"], due["amount"]) == (3, 40 + 40 * 33 // 100)
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_a_vip_account_is_offered_murabaha_in_halal(table: Callable[..., ThreadServer], database: TestDatabase) -> None:
+    server = table([(1, 2), (2, 3)])
+    ann, bob, room = _two_at_a_table(server, "halal")
+    try:
+        _grant(database, ann.id, level=10)
+        snap = _start(ann, bob, room)
+        assert [p["vip"] for p in snap["game"]["players"]] == [True, False]
+        landed = _act(ann, {"type": "roll"}, 1)
+        assert {"type": "buy_murabaha"} in landed["legal"]
+        _act(ann, {"type": "buy"}, 2)
+        bob_landed = _act(bob, {"type": "roll"}, 3)
+        assert {"type": "buy"} in bob_landed["legal"]
+        assert {"type": "buy_murabaha"} not in bob_landed["legal"], "below level 10: no Murabaha"
+    finally:
+        ann.close()
+        bob.close()
+
+
+def _last_over_frame(p: Person) -> dict[str, Any]:
+    return next(f for f in reversed(p.frames) if f["type"] == "events" and f["over"])
+
+
+def test_two_people_finish_a_game_and_the_end_carries_their_xp(
+    server: ThreadServer, people: Callable[[str], Person]
+) -> None:
+    ann, bob = people("Ann"), people("Bob")
+    room = ann.create("blitz", 2)
+    assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
+    ann.connect(room["id"])
+    bob.connect(room["id"])
+    assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    tables = [Table(ann, random.Random(3)), Table(bob, random.Random(4))]
+    failures: list[BaseException] = []
+
+    def run(t: Table) -> None:
+        try:
+            t.play(max_seconds=400)
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in tables]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=450)
+    assert not failures, failures
+    over = _last_over_frame(ann)
+    assert over["progression"] == _last_over_frame(bob)["progression"], "both see the same XP"
+    result, game = over["result"], over["game"]
+    progression = {p["seat"]: p for p in over["progression"]}
+    assert set(progression) == {0, 1}
+    expected = game_xp(result, game)
+    for seat, got in progression.items():
+        if result["round"] < 10:
+            assert (got["xp"], got["refused"]) == (0, "short_game")
+            continue
+        assert got["refused"] is None or got["refused"] == "early_exit"
+        if got["refused"] is None:
+            assert got["xp"] == expected[seat].total
+            assert got["parts"]["placement"] == (100 if got["parts"]["place"] == 1 else 60)
+    # Credited in the store: the profile shows the XP and the game; a reconnect sees the same XP.
+    for person, seat in ((ann, tables[0].seat), (bob, tables[1].seat)):
+        assert seat is not None
+        profile = person.http.get("/api/profile").json()
+        assert profile["user"]["xp"] == progression[seat]["xp"]
+        assert room["id"] in [g["id"] for g in profile["recent_games"]]
+    ann.disconnect()
+    ann.connect(room["id"])
+    snap = ann.recv_until("snapshot")
+    assert snap["progression"] == over["progression"]
+
+
+def test_bots_earn_nothing_and_a_lone_person_neither(server: ThreadServer, people: Callable[[str], Person]) -> None:
+    ann = people("Ann")
+    room = ann.create("blitz", 2)
+    assert ann.post(f"/api/rooms/{room['id']}/bots", {"strength": "easy"}).status_code == 200
+    ann.connect(room["id"])
+    assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    t = Table(ann, random.Random(5))
+    t.play(max_seconds=400)
+    over = _last_over_frame(ann)
+    assert [p["seat"] for p in over["progression"]] == [t.seat], "no entry for the bot seat"
+    mine = over["progression"][0]
+    assert mine["xp"] == 0 and mine["refused"] in ("too_few_people", "short_game")
+    assert ann.http.get("/api/profile").json()["user"]["xp"] == 0
