@@ -104,7 +104,7 @@ def test_a_held_card_raises_the_rent_a_tenant_pays(table: Callable[..., ThreadSe
         events = _act(bob, {"type": "roll"}, 3)["events"]
         due = next(e for e in events if e["type"] == "rent_due")
         # Brown B's bare rent is 40; a legendary card adds 33 %.
-        assert (due["square"], due["amount"]) == (3, 40 + 40 * 33 // 100)
+        assert (due["square"], due["amount"], due["card_bonus"]) == (3, 40 + 40 * 33 // 100, 33)
     finally:
         ann.close()
         bob.close()

@@ -22,7 +22,7 @@ from opolyx.engine import (
 )
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
-from opolyx.engine.rent import rent_due
+from opolyx.engine.rent import card_bonus_percent, rent_due
 from opolyx.engine.state import Creditor
 
 if TYPE_CHECKING:
@@ -218,7 +218,10 @@ def resolve(game: Game, seat: int) -> None:
             game._emit("rent_waived", seat=seat, owner=owner, square=i, reason="mortgaged")
         else:
             amount, tax = rent_due(game, i, seat)
-            game._emit("rent_due", seat=seat, owner=owner, square=i, amount=amount, tax=tax)
+            # The owner's collectible card bonus, shown only where one applies (SPEC.md 19).
+            bonus = card_bonus_percent(game.players[owner].cards, i)
+            extra = {"card_bonus": bonus} if bonus else {}
+            game._emit("rent_due", seat=seat, owner=owner, square=i, amount=amount, tax=tax, **extra)
             paying.add_debt(game, seat, [Creditor(owner, amount, tax)], "rent", i)
     elif kind == "tax":
         paying.add_debt(game, seat, [Creditor(None, sq.tax)], "tax", i)
