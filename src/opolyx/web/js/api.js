@@ -1,5 +1,5 @@
 // The HTTP lobby routes of the server (see docs/protocol.md / the server's /docs).
-async function req(method, path, body) {
+export async function req(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';

@@ -125,6 +125,12 @@ function Corner({ i, g, sq }) {
   </g>`;
 }
 
+/** Seats holding a collectible card for square i (SPEC.md 19): the board marks them. */
+function cardHolders(i) {
+  const players = (state.game && state.game.players) || [];
+  return players.filter((p) => p.cards && p.cards[String(i)]).map((p) => ({ seat: p.seat, rarity: p.cards[String(i)] }));
+}
+
 function Cell({ i, sq, view, me, picking, highlight }) {
   const g = geometry(i);
   const onClick = () => setUi({ square: i });
@@ -164,6 +170,8 @@ function Cell({ i, sq, view, me, picking, highlight }) {
       <text x=${cx} y=${box.y + box.h / 2 + 6} font-size="16" text-anchor="middle">${view.mortgage_rounds_left ?? 'M'}</text>
       <title>${t('game.mortgaged')}</title></g>`}
     ${view && view.murabaha && html`<text class="murabaha-mark" x=${g.x + 6} y=${g.y + g.h - 12} font-size="12">◷</text>`}
+    ${cardHolders(i).map((c, k) => html`<text class=${`card-mark rarity-${c.rarity}`} data-card-seat=${c.seat}
+      x=${g.x + g.w - 14 - k * 12} y=${g.y + g.h - 10} font-size="13" fill=${seatColor(c.seat)}>★<title>${t('game.card_mark', { player: playerName(c.seat), rarity: t(`rarity.${c.rarity}`) })}</title></text>`)}
   </g>`;
 }
 

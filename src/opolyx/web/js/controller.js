@@ -5,6 +5,7 @@ import { guessLanguage, loadLanguage, t } from './i18n.js';
 import { RoomSocket } from './socket.js';
 import { set, setUi, state } from './store.js';
 import { feedAnimation, resetTokens } from './animate.js';
+import { accountRoute } from './account_flow.js';
 
 let socket = null;
 let lobbyTimer = null;
@@ -41,6 +42,11 @@ export function go(path) {
 
 function route() {
   const [screen, arg] = location.hash.replace(/^#\/?/, '').split('/');
+  if (accountRoute(screen, arg)) {
+    leaveRoomScreen();
+    stopLobby();
+    return;
+  }
   if (!state.user) {
     leaveRoomScreen();
     stopLobby();
@@ -247,6 +253,7 @@ function onFrame(frame) {
       set({
         room: frame.room, you: frame.you, game, seq: frame.seq, legal: frame.legal || [],
         deadlines: deadlinesWithEnds(frame.deadlines), chat: frame.chat || state.chat,
+        progression: frame.progression || null,
       });
       // The server's recent events replace the log (a reconnect or a late spectator sees the game so far).
       if (frame.history) set({ log: frame.history.slice(-LOG_LIMIT).map((h) => ({ id: ++logId, seq: h.seq, ev: h.event })) });
@@ -259,6 +266,7 @@ function onFrame(frame) {
     }
     case 'events': {
       const patch = { legal: frame.legal || [], deadlines: deadlinesWithEnds(frame.deadlines) };
+      if (frame.progression) patch.progression = frame.progression;
       const dice = [...frame.events].reverse().find((e) => e.type === 'dice_rolled');
       if (dice) patch.lastDice = { ...dice, seq: frame.seq };
       if (frame.game) {

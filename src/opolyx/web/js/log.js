@@ -52,7 +52,7 @@ const RENDER = {
   auction_passed: (e) => [`log.auction_passed.${e.reason}`, { player: P(e.seat) }],
   auction_won: (e) => ['log.auction_won', { player: P(e.seat), square: S(e.square), amount: M(e.amount) }],
   auction_unsold: (e) => ['log.auction_unsold', { square: S(e.square) }],
-  rent_due: (e) => ['log.rent_due', { player: P(e.seat), owner: P(e.owner), square: S(e.square), amount: M(e.amount) }],
+  rent_due: (e) => [e.card_bonus ? 'log.rent_due_card' : 'log.rent_due', { player: P(e.seat), owner: P(e.owner), square: S(e.square), amount: M(e.amount), bonus: e.card_bonus }],
   rent_waived: (e) => [`log.rent_waived.${e.reason}`, { player: P(e.seat), owner: P(e.owner), square: S(e.square) }],
   pay_step_started: (e) => [`log.pay_step_started.${e.reason}`, {
     player: P(e.debtor), amount: M(e.amount), to: creditorsText(e.creditors), square: e.square !== null && e.square !== undefined ? S(e.square) : '',

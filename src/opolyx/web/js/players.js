@@ -5,6 +5,7 @@ import { t } from './i18n.js';
 import { GROUP_COLORS, boardSquare, displayName, money, playerName, seatColor, squareName, squareSubname } from './names.js';
 import { setUi, state } from './store.js';
 import { Modal } from './widgets.js';
+import { GameOverXp } from './xp_gameover.js';
 
 function connected(seat) {
   const room = state.room;
@@ -101,6 +102,7 @@ export function GameOver() {
       <span class="place">${p.place}</span><i class="dot big" style=${`background:${seatColor(p.seat)}`}></i>
       <b>${playerName(p.seat)}</b>${p.out ? html` <span class="badge">${t('over.out')}</span>` : ''}
       <span class="worth">${t('over.net_worth')} ${money(p.net_worth)}</span></li>`)}</ol>
+    <${GameOverXp} />
     <div class="buttons"><a class="button primary" href="#/lobby" data-action="back_to_lobby">${t('over.back')}</a></div>
   </${Modal}>`;
 }

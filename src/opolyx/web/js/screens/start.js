@@ -25,6 +25,7 @@ export function StartScreen() {
           </select></label>
         <button class="primary big" type="submit" data-action="play">${t('start.play')}</button>
       </form>
+      <p class="small"><a href="#/signin" data-nav="signin">${t('start.have_account')}</a></p>
       <p class="muted small">${t('start.money_note')}</p>
     </div>
   </main>`;

@@ -1,0 +1,17 @@
+// The account routes (docs/accounts.md): sign-in links, sessions, profile, leaderboard, API keys.
+import { req } from './api.js';
+
+export const askLink = (email, language) => req('POST', '/api/auth/link', { email, language });
+export const verifyLink = (token) => req('POST', '/api/auth/verify', { token });
+export const getProfile = () => req('GET', '/api/profile');
+export const patchProfile = (patch) => req('PATCH', '/api/profile', patch);
+export const deleteAccount = () => req('DELETE', '/api/account');
+export const listSessions = () => req('GET', '/api/sessions');
+export const signOutOthers = () => req('DELETE', '/api/sessions/others');
+export const signOut = () => req('DELETE', '/api/session');
+export const leaderboard = (by, period) => req('GET', `/api/leaderboard?by=${by}&period=${period}`);
+export const replay = (id) => req('GET', `/api/games/${encodeURIComponent(id)}/replay?snapshots=true`);
+// Personal API keys for AI agents (the agents' routes; the key itself is shown once, at creation).
+export const listKeys = () => req('GET', '/api/keys');
+export const createKey = (label) => req('POST', '/api/keys', { label });
+export const revokeKey = (id) => req('DELETE', `/api/keys/${encodeURIComponent(id)}`);
