@@ -1,0 +1,118 @@
+"""The anti-farming guards end to end: real engine games, the facts the server gathers, the store's
+record of earlier meetings (docs/accounts.md, "Against farming")."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from server_kit import choose
+
+import opolyx.engine
+from opolyx.server import progress
+from opolyx.storage import Credit, NewRoom, RoomRecord, SeatRecord, SqlStore, Store
+from opolyx.storage.testing import TestDatabase
+
+pytestmark = pytest.mark.anyio
+SEED = 20261130
+
+
+@pytest.fixture
+async def store(database: TestDatabase) -> AsyncIterator[Store]:
+    s = await SqlStore.open(database.url, schema=database.schema)
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def _room(store: Store, room_id: str, users: list[str], *, public: bool) -> RoomRecord:
+    await store.create_room(
+        NewRoom(room_id, None if public else room_id.upper()[:16], "classic", 6, public, users[0], "x")
+    )
+    for i, u in enumerate(users[1:], start=1):
+        await store.take_seat(room_id, i, user_id=u, bot=None, name=u)
+    seats = [SeatRecord(i, u, None, u) for i, u in enumerate(users)]
+    info = [{"name": u, "bot": False, "team": None, "vip": False, "cards": {}} for u in users]
+    return await store.start_game(room_id, seed=SEED, seats=seats, seat_info=info)
+
+
+def _play(seats: int, resigns: dict[int, int]) -> tuple[list[tuple[int | None, dict[str, Any]]], dict[str, Any]]:
+    """A real game: everyone plays sensibly; seat s resigns once round ``resigns[s]`` is reached."""
+    info = [{"name": f"p{i}", "bot": False, "team": None, "vip": False, "cards": {}} for i in range(seats)]
+    game = opolyx.engine.new_game("classic", seats, SEED, seat_info=info)
+    rng = random.Random(1)
+    log: list[tuple[int | None, dict[str, Any]]] = []
+    left = dict(resigns)
+    while not game.is_over:
+        snap = game.snapshot()
+        due = [s for s, r in left.items() if snap["round"] >= r and not snap["players"][s]["out"]]
+        if due:
+            seat, action = due[0], {"type": "resign"}
+            del left[seat]
+        else:
+            seat = snap["pending"][0]["seat"]
+            action = choose(game.legal_actions(seat), rng)
+        game.apply(seat, action)
+        log.append((seat, action))
+        assert len(log) < 20000
+    return log, game.snapshot()
+
+
+async def _meetings(store: Store, a: str, b: str, n: int) -> None:
+    for k in range(n):
+        await _room(store, f"old{k}{a}", [a, b], public=False)
+        await store.finish_game(f"old{k}{a}", None, [])
+
+
+async def _users(store: Store, *names: str) -> None:
+    for u in names:
+        await store.create_user(u, u, "en")
+
+
+def _by_seat(credits: list[Credit]) -> dict[int, Credit]:
+    return {c.seat: c for c in credits}
+
+
+async def test_a_pair_that_keeps_meeting_privately_with_an_early_resign_earns_nothing(store: Store) -> None:
+    await _users(store, "a", "b")
+    await _meetings(store, "a", "b", 2)
+    room = await _room(store, "farm", ["a", "b"], public=False)
+    log, snap = _play(2, {1: 12})
+    assert snap["result"]["round"] >= 12
+    credits = _by_seat(await progress.credits(store, opolyx.engine, room, log, snap))
+    assert {s: (c.xp, c.refused) for s, c in credits.items()} == {0: (0, "pair_farming"), 1: (0, "pair_farming")}
+
+
+async def test_the_same_game_pays_without_the_history_or_in_public(store: Store) -> None:
+    await _users(store, "a", "b", "c", "d")
+    await _meetings(store, "c", "d", 1)  # one earlier meeting is a rematch, not farming
+    log, snap = _play(2, {1: 12})
+    for room in (
+        await _room(store, "first", ["a", "b"], public=False),
+        await _room(store, "pub", ["c", "d"], public=True),
+    ):
+        credits = _by_seat(await progress.credits(store, opolyx.engine, room, log, snap))
+        assert credits[0].refused is None and credits[0].xp == 100 + 25 + credits[0].parts["groups"]
+        assert credits[1].refused is None and credits[1].xp == 60 + credits[1].parts["groups"]
+        assert credits[0].won and not credits[1].won
+
+
+async def test_a_seat_that_resigns_in_the_first_rounds_earns_nothing_while_the_rest_do(store: Store) -> None:
+    await _users(store, "a", "b", "c")
+    room = await _room(store, "early", ["a", "b", "c"], public=True)
+    log, snap = _play(3, {2: 2, 1: 12})
+    credits = _by_seat(await progress.credits(store, opolyx.engine, room, log, snap))
+    assert (credits[2].xp, credits[2].refused) == (0, "early_exit")
+    assert credits[0].refused is None and credits[0].xp > 0
+    assert credits[1].refused is None and credits[1].xp > 0
+
+
+async def test_a_game_over_before_round_ten_pays_nobody(store: Store) -> None:
+    await _users(store, "a", "b")
+    room = await _room(store, "short", ["a", "b"], public=True)
+    log, snap = _play(2, {1: 3})
+    credits = await progress.credits(store, opolyx.engine, room, log, snap)
+    assert [(c.xp, c.refused) for c in credits] == [(0, "short_game"), (0, "short_game")]
