@@ -40,7 +40,7 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any] | 
 async def play(server: str, args: argparse.Namespace) -> dict[str, Any] | None:
     rng = random.Random(args.seed)
     async with httpx.AsyncClient(base_url=server, timeout=30) as http:
-        r = await http.post("/api/session", json={"nickname": args.name, "language": "en"})
+        r = await http.post("/api/session", json={"nickname": args.name, "language": "en", "token": True})
         r.raise_for_status()
         token = r.json()["token"]
         headers = {"Authorization": f"Bearer {token}"}
@@ -59,8 +59,9 @@ async def play(server: str, args: argparse.Namespace) -> dict[str, Any] | None:
                 (await http.post(f"/api/rooms/{room['id']}/bots", json={"strength": "normal"},
                                  headers=headers)).raise_for_status()
 
-        ws_url = server.replace("http", "ws", 1) + room["ws"] + f"?token={token}"
-        async with websockets.connect(ws_url) as ws:
+        ws_url = server.replace("http", "ws", 1) + room["ws"]
+        # The token goes in a header, never in the URL (URLs end up in logs).
+        async with websockets.connect(ws_url, additional_headers=headers) as ws:
             if args.create:
                 (await http.post(f"/api/rooms/{room['id']}/start", headers=headers)).raise_for_status()
             seat: int | None = None

@@ -47,7 +47,7 @@ def guests(mail_server: ThreadServer) -> Iterator[Callable[[str], Person]]:
 def _sign_in(person: Person, sink: MailSink, address: str, count: int = 1) -> httpx.Response:
     assert person.post("/api/auth/link", {"email": address}).status_code == 202
     _, secret = sink.link(address, count)
-    r = person.post("/api/auth/verify", {"token": secret})
+    r = person.post("/api/auth/verify", {"token": secret, "session_token": True})
     if r.status_code == 200:
         person.token = r.json()["token"]
         person.http.cookies.set("opolyx_session", person.token)
@@ -140,7 +140,7 @@ def test_without_smtp_the_link_goes_to_the_log(
         logged = [r.getMessage() for r in caplog.records if r.name == "opolyx.mail"]
         assert logged and "#/signin/" in logged[0] and "solo@example.org" in logged[0]
         secret = logged[0].rsplit("#/signin/", 1)[1]
-        assert p.post("/api/auth/verify", {"token": secret}).status_code == 200
+        assert p.post("/api/auth/verify", {"token": secret, "session_token": True}).status_code == 200
     finally:
         p.close()
 

@@ -121,7 +121,8 @@ async def verify_link(body: VerifyIn, request: Request, response: Response, svc:
     if user is not None and replaced is not None:
         # This browser's guest session gives way to the new one (it is not "another device").
         await store.revoke_sessions(replaced.user_id, only=replaced.id)
-    return session_answer(svc, response, token, await user_out(svc, account))
+    out = await user_out(svc, account)
+    return session_answer(svc, request, response, token, out, include_token=body.session_token)
 
 
 # --- sessions ----------------------------------------------------------------------------------------------

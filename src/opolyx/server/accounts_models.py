@@ -59,6 +59,9 @@ class LinkOut(BaseModel):
 
 class VerifyIn(Strict):
     token: str = Field(min_length=10, max_length=200, description="The secret from the mailed link.")
+    session_token: bool = Field(
+        default=False, description="Non-browser clients: also return the new session token in the body."
+    )
 
 
 class SessionInfoOut(BaseModel):

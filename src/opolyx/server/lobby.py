@@ -12,7 +12,7 @@ from opolyx.server import sessions
 from opolyx.server.app import Services
 from opolyx.server.errors import ApiError
 from opolyx.server.hub import RoomHub
-from opolyx.server.identity import new_user_id
+from opolyx.server.identity import new_user_id, request_token
 from opolyx.server.protocol import (
     AddBot,
     ErrorOut,
@@ -49,19 +49,10 @@ def get_services(request: Request) -> Services:
 Svc = Annotated[Services, Depends(get_services)]
 
 
-def session_token(request: Request, cookie_name: str) -> str | None:
-    token = request.cookies.get(cookie_name)
-    if token:
-        return token
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return None
-
-
 async def optional_auth(request: Request, svc: Svc) -> tuple[UserRecord, SessionRecord] | None:
     """The session record behind the request's token (server-side, so a revoked one is refused)."""
-    found = await sessions.resolve(svc.store, svc.signer, session_token(request, svc.settings.session_cookie))
+    token = request_token(request.cookies, request.headers, svc.settings.session_cookie)
+    found = await sessions.resolve(svc.store, svc.signer, token)
     if found is not None:
         request.state.session = found[1]
     return found
@@ -120,7 +111,8 @@ async def user_out(svc: Services, user: UserRecord) -> UserOut:
 async def start_session(
     body: SessionIn, request: Request, response: Response, svc: Svc, user: MaybeUser
 ) -> SessionOut:
-    """Play as a guest: a nickname and a language give a signed session cookie (and the same token)."""
+    """Play as a guest: a nickname and a language give a signed, HttpOnly session cookie. Clients
+    without a cookie jar add ``"token": true`` to get the same value back for ``Authorization: Bearer``."""
     await rate_limit(svc, "session", request)
     if user is None:
         user = await svc.store.create_user(new_user_id(), body.nickname, body.language)
@@ -129,21 +121,23 @@ async def start_session(
         )
     else:
         user = await svc.store.update_user(user.id, nickname=body.nickname, language=body.language)
-        token = str(session_token(request, svc.settings.session_cookie))
-    return session_answer(svc, response, token, await user_out(svc, user))
+        token = str(request_token(request.cookies, request.headers, svc.settings.session_cookie))
+    return session_answer(svc, request, response, token, await user_out(svc, user), include_token=body.token)
 
 
-def session_answer(svc: Services, response: Response, token: str, out: UserOut) -> SessionOut:
-    """Hand the session token to the browser (cookie) and to other clients (body)."""
+def session_answer(
+    svc: Services, request: Request, response: Response, token: str, out: UserOut, *, include_token: bool
+) -> SessionOut:
+    """Hand the session token to the browser (HttpOnly cookie) and, when asked, to other clients (body)."""
     response.set_cookie(
         svc.settings.session_cookie,
         token,
         max_age=svc.settings.session_max_age_days * 86400,
         httponly=True,
-        samesite="lax",
-        secure=svc.settings.cookie_secure,
+        samesite=svc.settings.cookie_samesite,
+        secure=cookie_secure(svc, request),
     )
-    return SessionOut(user=out, token=token)
+    return SessionOut(user=out, token=token if include_token else None)
 
 
 @router.get("/api/session", tags=["session"])
@@ -158,8 +152,20 @@ async def end_session(svc: Svc, request: Request, user: MaybeUser) -> Response:
     if user is not None and session is not None:
         await svc.store.revoke_sessions(user.id, only=session.id)
     response = Response(status_code=204)
-    response.delete_cookie(svc.settings.session_cookie)
+    response.delete_cookie(
+        svc.settings.session_cookie,
+        httponly=True,
+        samesite=svc.settings.cookie_samesite,
+        secure=cookie_secure(svc, request),
+    )
     return response
+
+
+def cookie_secure(svc: Services, request: Request) -> bool:
+    """Secure when configured so, else when this request came over https (as uvicorn's proxy headers
+    tell it behind a TLS-terminating proxy)."""
+    configured = svc.settings.cookie_secure
+    return configured if configured is not None else request.url.scheme == "https"
 
 
 # --- lobby -------------------------------------------------------------------------------------------------
