@@ -3,6 +3,7 @@ a real SMTP server, the game-over XP, the profile with its replay viewer, the le
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import threading
@@ -170,3 +171,42 @@ def test_game_over_xp_profile_replay_leaderboard(browser: Any, account_server: C
     finally:
         ann.close()
         bob.close()
+
+
+def test_profile_lists_creates_and_revokes_agent_keys(
+    browser: Any, account_server: Callable[..., ThreadServer]
+) -> None:
+    """The profile's API-key section speaks the agents' routes exactly (POST/GET/DELETE /api/keys);
+    here a fake in the page's network layer stands in for that backend."""
+    server = account_server()
+    keys: list[dict[str, Any]] = []
+    seen: list[tuple[str, str]] = []
+
+    def fake(route: Any) -> None:
+        request = route.request
+        seen.append((request.method, request.url.split(server.base, 1)[1]))
+        if request.method == "GET":
+            route.fulfill(status=200, json=keys)
+        elif request.method == "POST":
+            label = json.loads(request.post_data or "{}")["label"]
+            key = {"id": f"k{len(keys) + 1}", "label": label, "created_at": "2026-11-30T22:00:00Z"}
+            keys.append({**key, "last_used_at": None})
+            route.fulfill(status=201, json={**key, "key": "opk_secret_shown_once"})
+        else:
+            keys[:] = [k for k in keys if not request.url.endswith("/" + k["id"])]
+            route.fulfill(status=204, body="")
+
+    with page_for(browser, server.base) as page:
+        page.route("**/api/keys**", fake)
+        sign_in(page, "Ann")
+        page.goto(server.base + "/#/profile")
+        page.wait_for_selector("[data-testid=api-keys]")
+        page.fill("[data-testid=api-keys] input[name=label]", "my bot")
+        page.click("[data-action=create-key]")
+        page.wait_for_selector("[data-testid=new-key]")
+        assert "opk_secret_shown_once" in page.inner_text("[data-testid=new-key]")
+        page.wait_for_selector("[data-key=k1]")
+        assert "my bot" in page.inner_text("[data-key=k1]")
+        page.click("[data-key=k1] [data-action=revoke-key]")
+        wait_until(lambda: page.locator("[data-key=k1]").count() == 0)
+    assert ("POST", "/api/keys") in seen and ("DELETE", "/api/keys/k1") in seen
