@@ -48,27 +48,36 @@ from opolyx.engine import (
     murabaha,
     paying,
     speed,
+    teams,
     timeouts,
     trades,
     turns,
 )
-from opolyx.engine.actions import Action, Event, Handler, Options
+from opolyx.engine.actions import Action, Handler, Options
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.jackpot import JACKPOT_CHOICES
 from opolyx.engine.speed import THIRD_DIE_FACES
-from opolyx.engine.state import Auction, Creditor, Debt, Murabaha, Offer, Player, Trade
+from opolyx.engine.state import (
+    Auction,
+    Creditor,
+    Debt,
+    Event,
+    GameState,
+    Murabaha,
+    Offer,
+    Player,
+    Trade,
+    TradeableCache,
+)
 from opolyx.engine.turns import TURN_CLOCK_PHASES
 from opolyx.engine.worth import net_worth
 from opolyx.rules import CARD_BONUS_PERCENT, Board, Card, Rules, load_cards
-
-#: (owner, level, open Murabaha squares, tradeable squares by seat): see ``trades.tradeable_by_seat``.
-TradeableCache = tuple[list[int | None], list[int], tuple[int, ...], dict[int, tuple[int, ...]]]
 
 # The constants are re-exported from where they lived before the rules moved into their own modules.
 __all__ = ["JACKPOT_CHOICES", "THIRD_DIE_FACES", "TURN_CLOCK_PHASES", "Action", "Event", "Game"]
 
 
-class Game:
+class Game(GameState):
     """A running game. Build one with :func:`opolyx.new_game`, never directly."""
 
     #: The action vocabulary: action type → the rule module's handler.
@@ -110,6 +119,8 @@ class Game:
                     cards=_best_cards(info.get("cards") or {}),
                 )
             )
+        if rules.teams:
+            teams.check_layout([p.team for p in self.players])
         first = self.rng.randrange(seats) if first_player is None else first_player
         self.order = [(first + i) % seats for i in range(seats)]
         self.cards: dict[str, Card] = {c.id: c for c in load_cards()}
@@ -161,10 +172,6 @@ class Game:
 
     # ------------------------------------------------------------------ public API
 
-    @property
-    def is_over(self) -> bool:
-        return self.result is not None
-
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         """Apply one action for ``seat`` (``None`` for system actions) and return the events it caused."""
         if not isinstance(action, dict):
@@ -209,56 +216,6 @@ class Game:
             acts.extend(trades.answer_actions(self, seat))
         acts.append({"type": "resign"})
         return acts
-
-    def actor(self) -> int | None:
-        """The seat whose clocked decision the game is waiting for (trade answers aside)."""
-        if self.result is not None:
-            return None
-        if self.phase == "pay":
-            return self.debts[0].debtor
-        if self.phase == "auction":
-            assert self.auction is not None
-            return self.auction.current
-        return self.turn
-
-    def pending(self) -> list[dict[str, Any]]:
-        """Who must act, on what, and under which clock (SPEC.md section 12)."""
-        if self.result is not None:
-            return []
-        out: list[dict[str, Any]] = []
-        if self.phase == "pay":
-            debt = self.debts[0]
-            out.append({
-                "seat": debt.debtor,
-                "decision": "pay",
-                "clock": {"kind": "pay", "id": f"pay:{debt.id}", "seconds": self.rules.pay_step_seconds},
-            })
-        elif self.phase == "auction":
-            a = self.auction
-            assert a is not None
-            out.append({
-                "seat": a.current,
-                "decision": "bid",
-                "clock": {"kind": "auction", "id": f"auction:{a.id}:{a.turn_id}",
-                          "seconds": self.rules.auction_seconds},
-            })
-        else:
-            decision = self.phase
-            if decision == "turn":
-                decision = "jail" if self.players[self.turn].in_jail else "roll"
-            out.append({
-                "seat": self.turn,
-                "decision": decision,
-                "clock": {"kind": "turn", "id": f"turn:{self.turn_no}", "seconds": self.rules.turn_seconds},
-            })
-        for t in self.trades.values():
-            out.append({
-                "seat": t.recipient,
-                "decision": "trade",
-                "trade": t.id,
-                "clock": {"kind": "trade", "id": f"trade:{t.id}", "seconds": self.rules.trade_seconds},
-            })
-        return out
 
     def snapshot(self) -> dict[str, Any]:
         """The whole public state as JSON-ready data; never the seed, the generator or the deck order."""
@@ -387,18 +344,6 @@ class Game:
     def is_fair(self, proposer: int, recipient: int, give: Offer, take: Offer) -> bool:
         """The smaller side is worth at least half the larger; Team allies are exempt."""
         return trades.is_fair(self, proposer, recipient, give, take)
-
-    # ------------------------------------------------------------------ for the rule modules
-
-    def _emit(self, kind: str, **data: Any) -> None:
-        """Record an event of this action (the rule modules report everything they do through here)."""
-        data["type"] = kind
-        self._ev.append(data)
-
-    def _new_id(self) -> int:
-        """Ids for debts, trades, auctions and bidding turns: one counter, so clock ids never repeat."""
-        self.next_id += 1
-        return self.next_id
 
 
 Game._HANDLERS = {

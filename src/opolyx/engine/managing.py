@@ -14,7 +14,7 @@ from opolyx.engine.actions import Action
 from opolyx.engine.worth import redemption_cost
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 #: A getter for the entries of several squares at once (a colour group, or every company).
 Getter = Callable[[list[Any]], tuple[Any, ...]]
@@ -38,7 +38,7 @@ class CompanyTable:
 _COMPANY_TABLES: dict[tuple[str, int], CompanyTable] = {}
 
 
-def company_table(game: Game) -> CompanyTable:
+def company_table(game: GameState) -> CompanyTable:
     key = (game.board.name, game.rules.redemption_percent)
     table = _COMPANY_TABLES.get(key)
     if table is None:
@@ -62,14 +62,14 @@ def company_table(game: Game) -> CompanyTable:
     return table
 
 
-def can_manage(game: Game, seat: int, *, pay_step: bool) -> bool:
+def can_manage(game: GameState, seat: int, *, pay_step: bool) -> bool:
     """Build/redeem only before a roll; sell/mortgage/trade also in one's own pay step."""
     if game.phase == "turn":
         return seat == game.turn
     return pay_step and game.phase == "pay" and game.debts[0].debtor == seat
 
 
-def management_actions(game: Game, seat: int, *, pay_step: bool) -> list[Action]:
+def management_actions(game: GameState, seat: int, *, pay_step: bool) -> list[Action]:
     """Build/sell/mortgage/redeem/pay-off options and the trade template, in one pass over the seat's
     companies (in board order).
 
