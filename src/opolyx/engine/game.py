@@ -39,9 +39,12 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from opolyx.engine import (
     auctions,
     building,
+    codes,
     jackpot,
     jail,
     mortgages,
@@ -77,6 +80,7 @@ from opolyx.rules import CARD_BONUS_PERCENT, Board, Card, Rules, load_cards
 __all__ = ["JACKPOT_CHOICES", "THIRD_DIE_FACES", "TURN_CLOCK_PHASES", "Action", "Event", "Game"]
 
 
+@mypyc_attr(native_class=False)
 class Game(GameState):
     """A running game. Build one with :func:`opolyx.new_game`, never directly."""
 
@@ -176,6 +180,22 @@ class Game(GameState):
         """Apply one action for ``seat`` (``None`` for system actions) and return the events it caused."""
         if not isinstance(action, dict):
             raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
+        return self._carry_out(seat, action, dict(action))
+
+    def apply_code(self, seat: int, code: int) -> list[Event]:
+        """``apply`` for an action given by its code (:mod:`opolyx.engine.codes`): the same checks and
+        events, without the caller building an action dict. The fast path for simulations and look-ahead."""
+        action = codes.decode(code)
+        return self._carry_out(seat, action, action)
+
+    def legal_codes(self, seat: int) -> list[int]:
+        """``legal_actions(seat)`` as codes, in the same order; ``propose_trade`` has no code and is left out."""
+        encode = codes.encode
+        return [encode(a) for a in self.legal_actions(seat) if a["type"] != "propose_trade"]
+
+    def _carry_out(self, seat: int | None, action: Action, record: Action) -> list[Event]:
+        """Check who may send ``action``, run its handler and record ``record`` (``action`` or a private copy
+        of it, so a caller changing its dict afterwards cannot rewrite the game's history)."""
         kind = action.get("type")
         handler = self._HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
@@ -198,7 +218,7 @@ class Game(GameState):
             self.players[seat].missed_turns = 0
         trades.lapse_invalid(self)
         self.seq += 1
-        self.actions.append([seat, dict(action)])
+        self.actions.append([seat, record])
         events, self._ev = self._ev, []
         return events
 
@@ -304,9 +324,13 @@ class Game(GameState):
     def copy(self, reseed: int | None = None) -> Game:
         """A fast independent copy for look-ahead. With ``reseed`` the future (dice, deck) is re-drawn,
         so a bot searching the copy cannot peek at the real game's coming dice or cards."""
-        g = object.__new__(Game)
-        d = g.__dict__
-        d.update(self.__dict__)
+        g = Game.__new__(Game)
+        extra = self.__dict__
+        g.__dict__.update(extra)
+        if "rules" not in extra:
+            # Compiled build: the declared state lives in the native ``GameState`` layout, not in
+            # ``__dict__`` (which then holds only attributes added outside the declarations).
+            g._share_immutable(self)
         g.players = [p.copy() for p in self.players]
         g.owner = list(self.owner)
         g.level = list(self.level)

@@ -13,6 +13,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from opolyx.rules import Board, Card, Rules
 
 Event: TypeAlias = dict[str, Any]
@@ -157,6 +159,7 @@ class Murabaha:
     due_round: int
 
 
+@mypyc_attr(native_class=False)
 class GameState:
     """Everything a running game holds. ``Game`` builds it and adds the public API; the rule modules change
     it and report each change with ``_emit``."""
@@ -261,6 +264,37 @@ class GameState:
                 "clock": {"kind": "trade", "id": f"trade:{t.id}", "seconds": self.rules.trade_seconds},
             })
         return out
+
+    def _share_immutable(self, other: GameState) -> None:
+        """Take over ``other``'s values that are immutable or replaced rather than changed in place; a copy
+        then replaces every mutable container with its own (see ``Game.copy``)."""
+        self.rules = other.rules
+        self.board = other.board
+        self.seats = other.seats
+        self.seed = other.seed
+        self.cards = other.cards
+        self.round = other.round
+        self.turn = other.turn
+        self.phase = other.phase
+        self.phase_before_pay = other.phase_before_pay
+        self.turn_no = other.turn_no
+        self.doubles = other.doubles
+        self.roll_again = other.roll_again
+        self.last_dice = other.last_dice
+        self.last_total = other.last_total
+        self.offer_square = other.offer_square
+        self.pending_move = other.pending_move
+        self.bus_dice = other.bus_dice
+        self._tradeable = other._tradeable
+        self.next_id = other.next_id
+        self.autoplay = other.autoplay
+        self.bank_paid = other.bank_paid
+        self.bank_received = other.bank_received
+        self.rent_tax_total = other.rent_tax_total
+        self.result = other.result
+        self.seq = other.seq
+        self.setup = other.setup
+        self.start_events = other.start_events
 
     def _emit(self, kind: str, **data: Any) -> None:
         """Record an event of this action (the rule modules report everything they do through here)."""
