@@ -15,16 +15,10 @@ from typing import Final
 from opolyx.engine.actions import Action
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.jackpot import JACKPOT_CHOICES
+from opolyx.engine.kinds import KIND_BITS, KIND_MASK, KINDS
 from opolyx.engine.speed import BUS_USES
 
-#: Every action type with a code, in code order: never reorder (codes may be stored by a search).
-KINDS: Final[tuple[str, ...]] = (
-    "roll", "pay_bail", "jail_roll", "buy", "buy_murabaha", "decline", "jackpot_bet", "jackpot_decline",
-    "choose_bus", "teleport", "bid", "pass", "build", "sell", "mortgage", "redeem", "pay_murabaha", "pay",
-    "declare_bankruptcy", "accept_trade", "decline_trade", "cancel_trade", "resign",
-)
-KIND_BITS: Final = 5
-assert len(KINDS) <= 1 << KIND_BITS
+__all__ = ["KINDS", "KIND_BITS", "KIND_MASK", "decode", "encode"]
 
 _KIND_INDEX: Final[dict[str, int]] = {k: i for i, k in enumerate(KINDS)}
 #: The field each kind carries, if any.
@@ -64,7 +58,7 @@ def decode(code: int) -> Action:
     """The action dict of a code (shared and read-only for field-less kinds)."""
     if not isinstance(code, int) or isinstance(code, bool) or code < 0:
         raise IllegalAction("bad_code", f"no action has code {code!r}")
-    index = code & ((1 << KIND_BITS) - 1)
+    index = code & KIND_MASK
     arg = code >> KIND_BITS
     if index >= len(KINDS):
         raise IllegalAction("bad_code", f"no action has code {code!r}")

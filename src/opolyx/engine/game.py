@@ -47,6 +47,8 @@ from opolyx.engine import (
     codes,
     jackpot,
     jail,
+    kinds,
+    managing,
     mortgages,
     murabaha,
     paying,
@@ -189,9 +191,29 @@ class Game(GameState):
         return self._carry_out(seat, action, action)
 
     def legal_codes(self, seat: int) -> list[int]:
-        """``legal_actions(seat)`` as codes, in the same order; ``propose_trade`` has no code and is left out."""
+        """``legal_actions(seat)`` as codes, in the same order; ``propose_trade`` has no code and is left out
+        (so the trade template, the dearest part of the listing, is never computed here)."""
+        if (
+            self.result is not None
+            or not isinstance(seat, int)
+            or not 0 <= seat < self.seats
+            or self.players[seat].out
+        ):
+            return []
         encode = codes.encode
-        return [encode(a) for a in self.legal_actions(seat) if a["type"] != "propose_trade"]
+        out: list[int]
+        if seat != self.actor():
+            out = []
+        elif self.phase == "turn" and not self.players[seat].in_jail:
+            # ``turns.turn_options`` without building a dict per action.
+            out = [kinds.ROLL]
+            out.extend(managing.management_codes(self, seat, False))
+        else:
+            out = [encode(a) for a in _PHASE_OPTIONS[self.phase](self, seat) if a["type"] != "propose_trade"]
+        if self.trades:
+            out.extend(encode(a) for a in trades.answer_actions(self, seat))
+        out.append(kinds.RESIGN)
+        return out
 
     def _carry_out(self, seat: int | None, action: Action, record: Action) -> list[Event]:
         """Check who may send ``action``, run its handler and record ``record`` (``action`` or a private copy
