@@ -11,6 +11,8 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from opolyx.bots.base import Action, Bot
 from opolyx.engine.game import Game
 from opolyx.engine.setup import new_game
@@ -21,6 +23,7 @@ Event = dict[str, Any]
 MAX_ACTIONS = 400_000
 
 
+@mypyc_attr(native_class=False)
 class BotError(RuntimeError):
     """A bot chose an action that is not legal now, or kept a game from ending."""
 

@@ -4,23 +4,22 @@ square argument. Rule modules carry out actions through handlers, one per action
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 from opolyx.engine.errors import IllegalAction
+from opolyx.engine.state import Event, GameState
 
-if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+__all__ = ["Action", "Event", "Handler", "Options", "expect", "square_arg"]
 
-Event: TypeAlias = dict[str, Any]
 Action: TypeAlias = dict[str, Any]
 #: Carries out one action type for a seat (``None``: the server's clock); raises ``IllegalAction`` before
 #: changing anything when the action is not allowed.
-Handler: TypeAlias = Callable[["Game", "int | None", Action], None]
+Handler: TypeAlias = Callable[[GameState, "int | None", Action], None]
 #: Lists the actions a seat may take in one phase, when that seat is the one deciding.
-Options: TypeAlias = Callable[["Game", int], list[Action]]
+Options: TypeAlias = Callable[[GameState, int], list[Action]]
 
 
-def expect(game: Game, seat: int | None, *phases: str) -> int:
+def expect(game: GameState, seat: int | None, *phases: str) -> int:
     """The seat, if the game is in one of ``phases`` and waiting for exactly this seat."""
     if game.phase not in phases:
         raise IllegalAction("wrong_phase", f"not possible in phase {game.phase!r}")
@@ -31,7 +30,7 @@ def expect(game: Game, seat: int | None, *phases: str) -> int:
     return seat
 
 
-def square_arg(game: Game, action: Action) -> int:
+def square_arg(game: GameState, action: Action) -> int:
     """The action's ``square``, checked to be a square of the board."""
     i = action.get("square")
     if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(game.board.squares):

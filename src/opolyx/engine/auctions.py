@@ -10,17 +10,17 @@ from opolyx.engine.errors import IllegalAction
 from opolyx.engine.state import Auction
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def auction_minimum(game: Game) -> int:
+def auction_minimum(game: GameState) -> int:
     """The only bid allowed now: the list price to open, then one step above the current bid."""
     a = game.auction
     assert a is not None
     return a.minimum(game.board.squares[a.square].price, game.rules.auction_step)
 
 
-def start_auction(game: Game, decliner: int, square: int) -> None:
+def start_auction(game: GameState, decliner: int, square: int) -> None:
     """Everyone still in bids, in seat order from the player after the decliner; the decliner bids last."""
     order = [s for s in [*turns.seat_order_from(game, decliner)[1:], decliner] if not game.players[s].out]
     game.auction = Auction(square=square, order=order, passed=set(), id=game._new_id())
@@ -30,7 +30,7 @@ def start_auction(game: Game, decliner: int, square: int) -> None:
     auction_continue(game, advance=False)
 
 
-def auction_continue(game: Game, *, advance: bool = True) -> None:
+def auction_continue(game: GameState, *, advance: bool = True) -> None:
     """Move the bidding on to the next bidder, auto-passing anyone short of the minimum."""
     a = game.auction
     assert a is not None
@@ -60,7 +60,7 @@ def auction_continue(game: Game, *, advance: bool = True) -> None:
         return
 
 
-def auction_won(game: Game) -> None:
+def auction_won(game: GameState) -> None:
     """Everyone else has passed: the highest bidder pays and takes the company."""
     a = game.auction
     assert a is not None and a.leader is not None and a.bid is not None
@@ -72,7 +72,7 @@ def auction_won(game: Game) -> None:
     turns.advance(game)
 
 
-def buy_options(game: Game, seat: int) -> list[Action]:
+def buy_options(game: GameState, seat: int) -> list[Action]:
     """Landing on an unowned company: buy at list price (if affordable), by Murabaha (Halal VIP), or decline."""
     acts: list[Action] = []
     assert game.offer_square is not None
@@ -84,7 +84,7 @@ def buy_options(game: Game, seat: int) -> list[Action]:
     return acts
 
 
-def bid_options(game: Game, seat: int) -> list[Action]:
+def bid_options(game: GameState, seat: int) -> list[Action]:
     """On one's bidding turn: the minimum bid (if affordable) or a pass."""
     minimum = auction_minimum(game)
     if game.players[seat].cash >= minimum:
@@ -92,7 +92,7 @@ def bid_options(game: Game, seat: int) -> list[Action]:
     return [{"type": "pass"}]
 
 
-def on_buy(game: Game, seat: int | None, action: Action) -> None:
+def on_buy(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "buy")
     i = game.offer_square
     assert i is not None
@@ -107,7 +107,7 @@ def on_buy(game: Game, seat: int | None, action: Action) -> None:
     turns.advance(game)
 
 
-def decline(game: Game, seat: int, *, auto: bool = False) -> None:
+def decline(game: GameState, seat: int, *, auto: bool = False) -> None:
     """Nobody is forced to buy; a declined company goes to auction at once."""
     i = game.offer_square
     assert i is not None
@@ -116,12 +116,12 @@ def decline(game: Game, seat: int, *, auto: bool = False) -> None:
     start_auction(game, seat, i)
 
 
-def on_decline(game: Game, seat: int | None, action: Action) -> None:
+def on_decline(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "buy")
     decline(game, seat)
 
 
-def on_bid(game: Game, seat: int | None, action: Action) -> None:
+def on_bid(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "auction")
     a = game.auction
     assert a is not None
@@ -137,7 +137,7 @@ def on_bid(game: Game, seat: int | None, action: Action) -> None:
     auction_continue(game)
 
 
-def on_pass(game: Game, seat: int | None, action: Action) -> None:
+def on_pass(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "auction")
     a = game.auction
     assert a is not None

@@ -10,10 +10,10 @@ from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def check_build(game: Game, seat: int, i: int) -> None:
+def check_build(game: GameState, seat: int, i: int) -> None:
     """Refuse a level the rules forbid; ``managing.management_actions`` lists exactly what passes here."""
     sq = game.board.squares[i]
     if sq.kind != "street":
@@ -36,7 +36,7 @@ def check_build(game: Game, seat: int, i: int) -> None:
         raise IllegalAction("insufficient_cash", "not enough cash to build")
 
 
-def check_sell(game: Game, seat: int, i: int) -> None:
+def check_sell(game: GameState, seat: int, i: int) -> None:
     """Even building holds for selling too: sell from the highest street of the group first."""
     sq = game.board.squares[i]
     if game.owner[i] != seat:
@@ -48,7 +48,7 @@ def check_sell(game: Game, seat: int, i: int) -> None:
         raise IllegalAction("uneven", "sell evenly: another street of the group is higher")
 
 
-def group_has_buildings(game: Game, i: int) -> bool:
+def group_has_buildings(game: GameState, i: int) -> bool:
     """Any level anywhere in the company's colour group: it then cannot be mortgaged or traded."""
     group = game.board.squares[i].group
     if group is None:
@@ -56,7 +56,7 @@ def group_has_buildings(game: Game, i: int) -> bool:
     return any(game.level[j] for j in game.board.groups[group])
 
 
-def on_build(game: Game, seat: int | None, action: Action) -> None:
+def on_build(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
     if not managing.can_manage(game, seat, pay_step=False):
@@ -69,7 +69,7 @@ def on_build(game: Game, seat: int | None, action: Action) -> None:
     game._emit("built", seat=seat, square=i, level=game.level[i], cost=cost)
 
 
-def sell(game: Game, seat: int, i: int, *, auto: bool = False) -> None:
+def sell(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
     """A sold level returns half its cost (``sell_back_percent``)."""
     refund = game.board.squares[i].level_cost * game.rules.sell_back_percent // 100
     game.level[i] -= 1
@@ -78,7 +78,7 @@ def sell(game: Game, seat: int, i: int, *, auto: bool = False) -> None:
     game._emit("sold", seat=seat, square=i, level=game.level[i], refund=refund, auto=auto)
 
 
-def on_sell(game: Game, seat: int | None, action: Action) -> None:
+def on_sell(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
     if not managing.can_manage(game, seat, pay_step=True):

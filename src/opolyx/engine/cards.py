@@ -8,10 +8,10 @@ from opolyx.engine import fortuna, jail, paying, turns
 from opolyx.engine.state import Creditor
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def draw_card(game: Game, seat: int) -> None:
+def draw_card(game: GameState, seat: int) -> None:
     """Draw the top card (it goes to the bottom), name it to the table and carry out its effect.
 
     Halal renames three cards and Fortuna swaps three effects for gods and the red envelope (rule data).

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 from opolyx.engine.worth import net_worth
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def finish(game: Game, reason: str) -> None:
+def finish(game: GameState, reason: str) -> None:
     """End the game: survivors by net worth (ties to the earlier seat in seat order), then the eliminated,
     later eliminations first; Team mode ranks whole teams by combined net worth."""
     survivors = [s for s in game.order if not game.players[s].out]

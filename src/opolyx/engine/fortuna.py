@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING
 from opolyx.engine import paying
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def lucky_eight(game: Game, seat: int, total: int) -> None:
+def lucky_eight(game: GameState, seat: int, total: int) -> None:
     """A white-dice total of exactly 8 pays the bonus (0, i.e. off, outside Fortuna)."""
     if game.rules.lucky_eight_bonus and total == 8:
         paying.bank_pays(game, seat, game.rules.lucky_eight_bonus, "lucky_eight")
 
 
-def grant_god(game: Game, seat: int, god: str) -> None:
+def grant_god(game: GameState, seat: int, god: str) -> None:
     """One god at a time: a new one replaces the old, for ``god_rounds`` rounds."""
     p = game.players[seat]
     p.god = god
@@ -28,7 +28,7 @@ def grant_god(game: Game, seat: int, god: str) -> None:
     game._emit("god_arrived", seat=seat, god=god, until_round=p.god_until)
 
 
-def dismiss_god(game: Game, seat: int) -> None:
+def dismiss_god(game: GameState, seat: int) -> None:
     """At the start of its holder's turn, a god whose rounds are over leaves."""
     p = game.players[seat]
     if p.god is not None and game.round >= p.god_until:
@@ -36,7 +36,7 @@ def dismiss_god(game: Game, seat: int) -> None:
         p.god = None
 
 
-def red_envelope(game: Game, total: int, parts: int) -> list[int]:
+def red_envelope(game: GameState, total: int, parts: int) -> list[int]:
     """Split ``total`` at random into ``parts`` shares in steps of 10 (SPEC.md section 18)."""
     unit = 10
     units = total // unit

@@ -39,36 +39,51 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from opolyx.engine import (
     auctions,
     building,
+    codes,
     jackpot,
     jail,
+    kinds,
+    managing,
     mortgages,
     murabaha,
     paying,
     speed,
+    teams,
     timeouts,
     trades,
     turns,
 )
-from opolyx.engine.actions import Action, Event, Handler, Options
+from opolyx.engine.actions import Action, Handler, Options
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.jackpot import JACKPOT_CHOICES
 from opolyx.engine.speed import THIRD_DIE_FACES
-from opolyx.engine.state import Auction, Creditor, Debt, Murabaha, Offer, Player, Trade
+from opolyx.engine.state import (
+    Auction,
+    Creditor,
+    Debt,
+    Event,
+    GameState,
+    Murabaha,
+    Offer,
+    Player,
+    Trade,
+    TradeableCache,
+)
 from opolyx.engine.turns import TURN_CLOCK_PHASES
 from opolyx.engine.worth import net_worth
 from opolyx.rules import CARD_BONUS_PERCENT, Board, Card, Rules, load_cards
-
-#: (owner, level, open Murabaha squares, tradeable squares by seat): see ``trades.tradeable_by_seat``.
-TradeableCache = tuple[list[int | None], list[int], tuple[int, ...], dict[int, tuple[int, ...]]]
 
 # The constants are re-exported from where they lived before the rules moved into their own modules.
 __all__ = ["JACKPOT_CHOICES", "THIRD_DIE_FACES", "TURN_CLOCK_PHASES", "Action", "Event", "Game"]
 
 
-class Game:
+@mypyc_attr(native_class=False)
+class Game(GameState):
     """A running game. Build one with :func:`opolyx.new_game`, never directly."""
 
     #: The action vocabulary: action type → the rule module's handler.
@@ -110,6 +125,8 @@ class Game:
                     cards=_best_cards(info.get("cards") or {}),
                 )
             )
+        if rules.teams:
+            teams.check_layout([p.team for p in self.players])
         first = self.rng.randrange(seats) if first_player is None else first_player
         self.order = [(first + i) % seats for i in range(seats)]
         self.cards: dict[str, Card] = {c.id: c for c in load_cards()}
@@ -161,14 +178,46 @@ class Game:
 
     # ------------------------------------------------------------------ public API
 
-    @property
-    def is_over(self) -> bool:
-        return self.result is not None
-
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         """Apply one action for ``seat`` (``None`` for system actions) and return the events it caused."""
         if not isinstance(action, dict):
             raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
+        return self._carry_out(seat, action, dict(action))
+
+    def apply_code(self, seat: int, code: int) -> list[Event]:
+        """``apply`` for an action given by its code (:mod:`opolyx.engine.codes`): the same checks and
+        events, without the caller building an action dict. The fast path for simulations and look-ahead."""
+        action = codes.decode(code)
+        return self._carry_out(seat, action, action)
+
+    def legal_codes(self, seat: int) -> list[int]:
+        """``legal_actions(seat)`` as codes, in the same order; ``propose_trade`` has no code and is left out
+        (so the trade template, the dearest part of the listing, is never computed here)."""
+        if (
+            self.result is not None
+            or not isinstance(seat, int)
+            or not 0 <= seat < self.seats
+            or self.players[seat].out
+        ):
+            return []
+        encode = codes.encode
+        out: list[int]
+        if seat != self.actor():
+            out = []
+        elif self.phase == "turn" and not self.players[seat].in_jail:
+            # ``turns.turn_options`` without building a dict per action.
+            out = [kinds.ROLL]
+            out.extend(managing.management_codes(self, seat, False))
+        else:
+            out = [encode(a) for a in _PHASE_OPTIONS[self.phase](self, seat) if a["type"] != "propose_trade"]
+        if self.trades:
+            out.extend(encode(a) for a in trades.answer_actions(self, seat))
+        out.append(kinds.RESIGN)
+        return out
+
+    def _carry_out(self, seat: int | None, action: Action, record: Action) -> list[Event]:
+        """Check who may send ``action``, run its handler and record ``record`` (``action`` or a private copy
+        of it, so a caller changing its dict afterwards cannot rewrite the game's history)."""
         kind = action.get("type")
         handler = self._HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
@@ -191,7 +240,7 @@ class Game:
             self.players[seat].missed_turns = 0
         trades.lapse_invalid(self)
         self.seq += 1
-        self.actions.append([seat, dict(action)])
+        self.actions.append([seat, record])
         events, self._ev = self._ev, []
         return events
 
@@ -209,56 +258,6 @@ class Game:
             acts.extend(trades.answer_actions(self, seat))
         acts.append({"type": "resign"})
         return acts
-
-    def actor(self) -> int | None:
-        """The seat whose clocked decision the game is waiting for (trade answers aside)."""
-        if self.result is not None:
-            return None
-        if self.phase == "pay":
-            return self.debts[0].debtor
-        if self.phase == "auction":
-            assert self.auction is not None
-            return self.auction.current
-        return self.turn
-
-    def pending(self) -> list[dict[str, Any]]:
-        """Who must act, on what, and under which clock (SPEC.md section 12)."""
-        if self.result is not None:
-            return []
-        out: list[dict[str, Any]] = []
-        if self.phase == "pay":
-            debt = self.debts[0]
-            out.append({
-                "seat": debt.debtor,
-                "decision": "pay",
-                "clock": {"kind": "pay", "id": f"pay:{debt.id}", "seconds": self.rules.pay_step_seconds},
-            })
-        elif self.phase == "auction":
-            a = self.auction
-            assert a is not None
-            out.append({
-                "seat": a.current,
-                "decision": "bid",
-                "clock": {"kind": "auction", "id": f"auction:{a.id}:{a.turn_id}",
-                          "seconds": self.rules.auction_seconds},
-            })
-        else:
-            decision = self.phase
-            if decision == "turn":
-                decision = "jail" if self.players[self.turn].in_jail else "roll"
-            out.append({
-                "seat": self.turn,
-                "decision": decision,
-                "clock": {"kind": "turn", "id": f"turn:{self.turn_no}", "seconds": self.rules.turn_seconds},
-            })
-        for t in self.trades.values():
-            out.append({
-                "seat": t.recipient,
-                "decision": "trade",
-                "trade": t.id,
-                "clock": {"kind": "trade", "id": f"trade:{t.id}", "seconds": self.rules.trade_seconds},
-            })
-        return out
 
     def snapshot(self) -> dict[str, Any]:
         """The whole public state as JSON-ready data; never the seed, the generator or the deck order."""
@@ -347,9 +346,13 @@ class Game:
     def copy(self, reseed: int | None = None) -> Game:
         """A fast independent copy for look-ahead. With ``reseed`` the future (dice, deck) is re-drawn,
         so a bot searching the copy cannot peek at the real game's coming dice or cards."""
-        g = object.__new__(Game)
-        d = g.__dict__
-        d.update(self.__dict__)
+        g = Game.__new__(Game)
+        extra = self.__dict__
+        g.__dict__.update(extra)
+        if "rules" not in extra:
+            # Compiled build: the declared state lives in the native ``GameState`` layout, not in
+            # ``__dict__`` (which then holds only attributes added outside the declarations).
+            g._share_immutable(self)
         g.players = [p.copy() for p in self.players]
         g.owner = list(self.owner)
         g.level = list(self.level)
@@ -387,18 +390,6 @@ class Game:
     def is_fair(self, proposer: int, recipient: int, give: Offer, take: Offer) -> bool:
         """The smaller side is worth at least half the larger; Team allies are exempt."""
         return trades.is_fair(self, proposer, recipient, give, take)
-
-    # ------------------------------------------------------------------ for the rule modules
-
-    def _emit(self, kind: str, **data: Any) -> None:
-        """Record an event of this action (the rule modules report everything they do through here)."""
-        data["type"] = kind
-        self._ev.append(data)
-
-    def _new_id(self) -> int:
-        """Ids for debts, trades, auctions and bidding turns: one counter, so clock ids never repeat."""
-        self.next_id += 1
-        return self.next_id
 
 
 Game._HANDLERS = {

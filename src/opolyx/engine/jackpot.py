@@ -13,7 +13,7 @@ from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 #: Every bet: one, two or three different numbers from 1 to 6.
 JACKPOT_CHOICES: tuple[tuple[int, ...], ...] = tuple(
@@ -21,7 +21,7 @@ JACKPOT_CHOICES: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def offer(game: Game, seat: int) -> None:
+def offer(game: GameState, seat: int) -> None:
     """Landing on the corner: with less cash than the stake there is nothing to play."""
     stake = game.rules.jackpot_stake
     if game.players[seat].cash >= stake:
@@ -31,7 +31,7 @@ def offer(game: Game, seat: int) -> None:
         game._emit("jackpot_unaffordable", seat=seat, stake=stake)
 
 
-def options(game: Game, seat: int) -> list[Action]:
+def options(game: GameState, seat: int) -> list[Action]:
     acts: list[Action] = []
     if game.players[seat].cash >= game.rules.jackpot_stake:
         acts.extend({"type": "jackpot_bet", "numbers": list(c)} for c in JACKPOT_CHOICES)
@@ -39,7 +39,7 @@ def options(game: Game, seat: int) -> list[Action]:
     return acts
 
 
-def on_jackpot_bet(game: Game, seat: int | None, action: Action) -> None:
+def on_jackpot_bet(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "jackpot")
     numbers = action.get("numbers")
     if (
@@ -64,13 +64,13 @@ def on_jackpot_bet(game: Game, seat: int | None, action: Action) -> None:
     turns.advance(game)
 
 
-def decline(game: Game, seat: int, *, auto: bool) -> None:
+def decline(game: GameState, seat: int, *, auto: bool) -> None:
     """Declining costs nothing; it is also the default when the turn clock runs out."""
     game._emit("jackpot_declined", seat=seat, auto=auto)
     game.phase = "resolving"
 
 
-def on_jackpot_decline(game: Game, seat: int | None, action: Action) -> None:
+def on_jackpot_decline(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "jackpot")
     decline(game, seat, auto=False)
     turns.advance(game)

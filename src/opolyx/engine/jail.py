@@ -10,13 +10,13 @@ from opolyx.engine.errors import IllegalAction
 from opolyx.engine.state import Creditor
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 #: The Jail / just visiting corner.
 JAIL_SQUARE = 10
 
 
-def send_to_jail(game: Game, seat: int, reason: str) -> None:
+def send_to_jail(game: GameState, seat: int, reason: str) -> None:
     """Straight to square 10: no move, no salary, and any owed extra roll is cancelled."""
     p = game.players[seat]
     p.position = JAIL_SQUARE
@@ -27,14 +27,14 @@ def send_to_jail(game: Game, seat: int, reason: str) -> None:
     game._emit("jailed", seat=seat, reason=reason)
 
 
-def release(game: Game, seat: int, reason: str) -> None:
+def release(game: GameState, seat: int, reason: str) -> None:
     p = game.players[seat]
     p.in_jail = False
     p.jail_tries = 0
     game._emit("released", seat=seat, reason=reason)
 
 
-def jail_roll(game: Game, seat: int) -> None:
+def jail_roll(game: GameState, seat: int) -> None:
     """Try for doubles (never Speed's third die): doubles move by the total with no extra roll; a third
     failure charges the bail through the pay step and then moves by this roll."""
     p = game.players[seat]
@@ -58,14 +58,14 @@ def jail_roll(game: Game, seat: int) -> None:
         game.pending_move = d1 + d2
 
 
-def options(game: Game, seat: int) -> list[Action]:
+def options(game: GameState, seat: int) -> list[Action]:
     """In jail before a roll: bail (when affordable) or a jail roll."""
     if game.players[seat].cash >= game.rules.jail_bail:
         return [{"type": "pay_bail"}, {"type": "jail_roll"}]
     return [{"type": "jail_roll"}]
 
 
-def on_pay_bail(game: Game, seat: int | None, action: Action) -> None:
+def on_pay_bail(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "turn")
     p = game.players[seat]
     if not p.in_jail:
@@ -78,7 +78,7 @@ def on_pay_bail(game: Game, seat: int | None, action: Action) -> None:
     game._emit("bail_paid", seat=seat, amount=game.rules.jail_bail)
 
 
-def on_jail_roll(game: Game, seat: int | None, action: Action) -> None:
+def on_jail_roll(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "turn")
     if not game.players[seat].in_jail:
         raise IllegalAction("not_in_jail", "you are not in jail")

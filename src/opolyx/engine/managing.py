@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from opolyx.engine import trades
 from opolyx.engine.actions import Action
+from opolyx.engine.kinds import BUILD, KIND_BITS, KIND_MASK, KINDS, MORTGAGE, PAY_MURABAHA, REDEEM, SELL
 from opolyx.engine.worth import redemption_cost
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 #: A getter for the entries of several squares at once (a colour group, or every company).
 Getter = Callable[[list[Any]], tuple[Any, ...]]
@@ -38,7 +39,7 @@ class CompanyTable:
 _COMPANY_TABLES: dict[tuple[str, int], CompanyTable] = {}
 
 
-def company_table(game: Game) -> CompanyTable:
+def company_table(game: GameState) -> CompanyTable:
     key = (game.board.name, game.rules.redemption_percent)
     table = _COMPANY_TABLES.get(key)
     if table is None:
@@ -62,69 +63,71 @@ def company_table(game: Game) -> CompanyTable:
     return table
 
 
-def can_manage(game: Game, seat: int, *, pay_step: bool) -> bool:
+def can_manage(game: GameState, seat: int, *, pay_step: bool) -> bool:
     """Build/redeem only before a roll; sell/mortgage/trade also in one's own pay step."""
     if game.phase == "turn":
         return seat == game.turn
     return pay_step and game.phase == "pay" and game.debts[0].debtor == seat
 
 
-def management_actions(game: Game, seat: int, *, pay_step: bool) -> list[Action]:
-    """Build/sell/mortgage/redeem/pay-off options and the trade template, in one pass over the seat's
-    companies (in board order).
+def management_actions(game: GameState, seat: int, *, pay_step: bool) -> list[Action]:
+    """Build/sell/mortgage/redeem/pay-off options (in board order) and the trade template."""
+    acts: list[Action] = [
+        {"type": KINDS[c & KIND_MASK], "square": c >> KIND_BITS} for c in management_codes(game, seat, pay_step)
+    ]
+    template = trades.template(game, seat)
+    if template is not None:
+        acts.append(template)
+    return acts
+
+
+def management_codes(game: GameState, seat: int, pay_step: bool) -> list[int]:
+    """Build/sell/mortgage/redeem/pay-off options as action codes (``codes``), in one pass over the seat's
+    companies in board order; every one of them carries a square.
 
     This mirrors the ``check_*`` validators of ``building``, ``mortgages`` and ``murabaha`` exactly (the
     property tests apply every listed action), but avoids raising an exception per refused candidate: bots
     call it for every decision.
     """
-    acts: list[Action] = []
+    acts: list[int] = []
     owner = game.owner
-    if seat in owner:
-        level, mortgaged = game.level, game.mortgaged
-        rules = game.rules
-        even, max_level = rules.even_building, rules.max_level
-        cash = game.players[seat].cash
-        murabaha = game.murabaha
-        built = game.built
-        table = company_table(game)
-        # Per colour group, computed when first needed: (may build: owned whole and nothing mortgaged, lowest
-        # level, highest level). Only building needs the first two, and never in the pay step.
-        states: dict[int, tuple[bool, int, int]] = {}
-        owned = compress(table.rows, map(eq, table.of_companies(owner), repeat(seat)))
-        for i, g, level_cost, redeem in owned:
-            if g >= 0:
-                state = states.get(g)
-                if state is None:
-                    getter, size = table.groups[g]
-                    levels = getter(level)
-                    may_build = (
-                        not pay_step and getter(owner).count(seat) == size and True not in getter(mortgaged)
-                    )
-                    state = states[g] = (may_build, min(levels) if may_build else 0, max(levels))
-                may_build, low, high = state
-                lvl = level[i]
-                if (
-                    may_build
-                    and lvl < max_level
-                    and (not even or lvl <= low)
-                    and i not in built
-                    and cash >= level_cost
-                ):
-                    acts.append({"type": "build", "square": i})
-                if lvl > 0 and (not even or lvl >= high):
-                    acts.append({"type": "sell", "square": i})
-                if not mortgaged[i] and high == 0 and i not in murabaha:
-                    acts.append({"type": "mortgage", "square": i})
-            elif not mortgaged[i] and i not in murabaha:
-                acts.append({"type": "mortgage", "square": i})
-            if not pay_step:
-                if mortgaged[i] and cash >= redeem:
-                    acts.append({"type": "redeem", "square": i})
-                if murabaha:
-                    m = murabaha.get(i)
-                    if m is not None and cash >= m.amount:
-                        acts.append({"type": "pay_murabaha", "square": i})
-    template = trades.template(game, seat)
-    if template is not None:
-        acts.append(template)
+    if seat not in owner:
+        return acts
+    level, mortgaged = game.level, game.mortgaged
+    rules = game.rules
+    even, max_level = rules.even_building, rules.max_level
+    cash = game.players[seat].cash
+    murabaha = game.murabaha
+    built = game.built
+    table = company_table(game)
+    # Per colour group, computed when first needed: (may build: owned whole and nothing mortgaged, lowest
+    # level, highest level). Only building needs the first two, and never in the pay step.
+    states: dict[int, tuple[bool, int, int]] = {}
+    owned = compress(table.rows, map(eq, table.of_companies(owner), repeat(seat)))
+    for i, g, level_cost, redeem in owned:
+        at = i << KIND_BITS
+        if g >= 0:
+            state = states.get(g)
+            if state is None:
+                getter, size = table.groups[g]
+                levels = getter(level)
+                may_build = not pay_step and getter(owner).count(seat) == size and True not in getter(mortgaged)
+                state = states[g] = (may_build, min(levels) if may_build else 0, max(levels))
+            may_build, low, high = state
+            lvl = level[i]
+            if may_build and lvl < max_level and (not even or lvl <= low) and i not in built and cash >= level_cost:
+                acts.append(at | BUILD)
+            if lvl > 0 and (not even or lvl >= high):
+                acts.append(at | SELL)
+            if not mortgaged[i] and high == 0 and i not in murabaha:
+                acts.append(at | MORTGAGE)
+        elif not mortgaged[i] and i not in murabaha:
+            acts.append(at | MORTGAGE)
+        if not pay_step:
+            if mortgaged[i] and cash >= redeem:
+                acts.append(at | REDEEM)
+            if murabaha:
+                m = murabaha.get(i)
+                if m is not None and cash >= m.amount:
+                    acts.append(at | PAY_MURABAHA)
     return acts

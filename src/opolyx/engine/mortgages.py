@@ -11,10 +11,10 @@ from opolyx.engine.errors import IllegalAction
 from opolyx.engine.worth import redemption_cost
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def check_mortgage(game: Game, seat: int, i: int) -> None:
+def check_mortgage(game: GameState, seat: int, i: int) -> None:
     """Only an owned, unmortgaged company without Murabaha debt and without buildings in its group."""
     if not game.board.squares[i].is_company:
         raise IllegalAction("not_a_company", "only companies can be mortgaged")
@@ -28,7 +28,7 @@ def check_mortgage(game: Game, seat: int, i: int) -> None:
         raise IllegalAction("has_buildings", "sell every building of the group first")
 
 
-def check_redeem(game: Game, seat: int, i: int) -> None:
+def check_redeem(game: GameState, seat: int, i: int) -> None:
     if game.owner[i] != seat:
         raise IllegalAction("not_owner", "you do not own this company")
     if not game.mortgaged[i]:
@@ -37,7 +37,7 @@ def check_redeem(game: Game, seat: int, i: int) -> None:
         raise IllegalAction("insufficient_cash", "not enough cash to redeem")
 
 
-def mortgage(game: Game, seat: int, i: int, *, auto: bool = False) -> None:
+def mortgage(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
     """Receive the mortgage value (half the price); Speed starts the expiry countdown."""
     value = game.board.squares[i].mortgage_value
     game.mortgaged[i] = True
@@ -49,7 +49,7 @@ def mortgage(game: Game, seat: int, i: int, *, auto: bool = False) -> None:
                rounds_left=game.mortgage_left.get(i))
 
 
-def tick(game: Game, seat: int) -> None:
+def tick(game: GameState, seat: int) -> None:
     """Speed: at the start of the owner's turn each mortgage counts down; at 0 the company returns to the bank."""
     for i in sorted(game.mortgage_left):
         if game.owner[i] != seat:
@@ -65,7 +65,7 @@ def tick(game: Game, seat: int) -> None:
             game._emit("mortgage_expired", seat=seat, square=i)
 
 
-def on_mortgage(game: Game, seat: int | None, action: Action) -> None:
+def on_mortgage(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
     if not managing.can_manage(game, seat, pay_step=True):
@@ -74,7 +74,7 @@ def on_mortgage(game: Game, seat: int | None, action: Action) -> None:
     mortgage(game, seat, i)
 
 
-def on_redeem(game: Game, seat: int | None, action: Action) -> None:
+def on_redeem(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
     if not managing.can_manage(game, seat, pay_step=False):

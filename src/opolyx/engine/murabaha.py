@@ -11,15 +11,15 @@ from opolyx.engine.errors import IllegalAction
 from opolyx.engine.state import Creditor, Murabaha
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def can_buy(game: Game, seat: int) -> bool:
+def can_buy(game: GameState, seat: int) -> bool:
     """Halal only, VIP accounts only, and only when a purchase is on offer; buying needs no cash."""
     return game.rules.murabaha and game.players[seat].vip and game.phase == "buy"
 
 
-def fall_due(game: Game, seat: int) -> None:
+def fall_due(game: GameState, seat: int) -> None:
     """At the start of the holder's turn in the due round or later, the debt comes due through the pay step."""
     for m in sorted(game.murabaha.values(), key=lambda m: m.square):
         if m.seat == seat and game.round >= m.due_round and not any(
@@ -28,7 +28,7 @@ def fall_due(game: Game, seat: int) -> None:
             paying.add_debt(game, seat, [Creditor(None, m.amount)], "murabaha", m.square)
 
 
-def on_buy_murabaha(game: Game, seat: int | None, action: Action) -> None:
+def on_buy_murabaha(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "buy")
     if not game.rules.murabaha:
         raise IllegalAction("not_in_mode", "Murabaha exists only in Halal mode")
@@ -47,7 +47,7 @@ def on_buy_murabaha(game: Game, seat: int | None, action: Action) -> None:
     turns.advance(game)
 
 
-def on_pay_murabaha(game: Game, seat: int | None, action: Action) -> None:
+def on_pay_murabaha(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
     if not managing.can_manage(game, seat, pay_step=False):

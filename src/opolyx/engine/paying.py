@@ -12,10 +12,10 @@ from opolyx.engine.state import Creditor, Debt
 from opolyx.engine.worth import liquidation_value
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def bank_pays(game: Game, seat: int, amount: int, reason: str, **extra: Any) -> None:
+def bank_pays(game: GameState, seat: int, amount: int, reason: str, **extra: Any) -> None:
     """Money the bank creates: salary, card wins, jackpot payouts (never through the pay step)."""
     if amount <= 0:
         return
@@ -24,13 +24,13 @@ def bank_pays(game: Game, seat: int, amount: int, reason: str, **extra: Any) -> 
     game._emit("cash_received", seat=seat, amount=amount, reason=reason, **extra)
 
 
-def pay_bank(game: Game, seat: int, amount: int) -> None:
+def pay_bank(game: GameState, seat: int, amount: int) -> None:
     """A payment the player chose and can afford (buying, building, bail, ...): no pay step needed."""
     game.players[seat].cash -= amount
     game.bank_received += amount
 
 
-def add_debt(game: Game, debtor: int, creditors: list[Creditor], reason: str, square: int | None = None) -> None:
+def add_debt(game: GameState, debtor: int, creditors: list[Creditor], reason: str, square: int | None = None) -> None:
     """Owed money never silently deducts: queue a pay step (``turns.advance`` opens it)."""
     creditors = [c for c in creditors if c.amount > 0]
     if not creditors:
@@ -38,7 +38,7 @@ def add_debt(game: Game, debtor: int, creditors: list[Creditor], reason: str, sq
     game.debts.append(Debt(debtor, creditors, reason, square, game._new_id()))
 
 
-def settle(game: Game, debt: Debt, *, auto: bool = False) -> None:
+def settle(game: GameState, debt: Debt, *, auto: bool = False) -> None:
     """Pay a debt in full; rent tax leaves the game, and a creditor already out is paid to the bank."""
     debtor = game.players[debt.debtor]
     paid = []
@@ -62,7 +62,7 @@ def settle(game: Game, debt: Debt, *, auto: bool = False) -> None:
         game.murabaha.pop(debt.square, None)
 
 
-def raise_cash(game: Game, seat: int, target: int) -> None:
+def raise_cash(game: GameState, seat: int, target: int) -> None:
     """The automatic raise at a pay-step timeout: sell buildings, then mortgage, cheapest first."""
     p = game.players[seat]
     squares = game.board.squares
@@ -94,7 +94,7 @@ def raise_cash(game: Game, seat: int, target: int) -> None:
         mortgages.mortgage(game, seat, i, auto=True)
 
 
-def auto_settle(game: Game, debt: Debt) -> None:
+def auto_settle(game: GameState, debt: Debt) -> None:
     """A pay step nobody settled: raise the cash and pay, or go bankrupt if even that cannot cover it."""
     raise_cash(game, debt.debtor, debt.amount)
     if game.players[debt.debtor].cash >= debt.amount:
@@ -103,7 +103,7 @@ def auto_settle(game: Game, debt: Debt) -> None:
         eliminate(game, debt.debtor, "bankrupt", debt)
 
 
-def eliminate(game: Game, seat: int, reason: str, debt: Debt | None = None) -> None:
+def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None) -> None:
     """Bankruptcy, forfeit or resignation (SPEC.md sections 11 and 12)."""
     p = game.players[seat]
     squares = game.board.squares
@@ -194,7 +194,7 @@ def eliminate(game: Game, seat: int, reason: str, debt: Debt | None = None) -> N
         auctions.auction_continue(game, advance=was_bidding)
 
 
-def pay_options(game: Game, seat: int) -> list[Action]:
+def pay_options(game: GameState, seat: int) -> list[Action]:
     """In one's pay step: pay (when the cash is there), bankruptcy (only when even liquidating everything
     falls short), and raising cash by selling, mortgaging and trading."""
     acts: list[Action] = []
@@ -207,7 +207,7 @@ def pay_options(game: Game, seat: int) -> list[Action]:
     return acts
 
 
-def on_pay(game: Game, seat: int | None, action: Action) -> None:
+def on_pay(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "pay")
     debt = game.debts[0]
     if game.players[seat].cash < debt.amount:
@@ -216,7 +216,7 @@ def on_pay(game: Game, seat: int | None, action: Action) -> None:
     turns.advance(game)
 
 
-def on_declare_bankruptcy(game: Game, seat: int | None, action: Action) -> None:
+def on_declare_bankruptcy(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "pay")
     debt = game.debts[0]
     if liquidation_value(game, seat) >= debt.amount:

@@ -7,18 +7,18 @@ from typing import TYPE_CHECKING
 from opolyx.rules import CARD_BONUS_PERCENT
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 #: The card bonus is capped at one third (SPEC.md section 6).
 CARD_BONUS_CAP_PERCENT = 33
 
 
-def owns_group(game: Game, seat: int, group: str) -> bool:
+def owns_group(game: GameState, seat: int, group: str) -> bool:
     owner = game.owner
     return all(owner[i] == seat for i in game.board.groups[group])
 
 
-def base_rent(game: Game, square: int) -> int:
+def base_rent(game: GameState, square: int) -> int:
     """Rent before cards, gods and tax: by level, group, or how many dealerships/utilities the owner holds."""
     sq = game.board.squares[square]
     owner = game.owner[square]
@@ -43,7 +43,7 @@ def card_bonus_percent(cards: dict[int, str], square: int) -> int:
     return min(CARD_BONUS_CAP_PERCENT, CARD_BONUS_PERCENT[rarity])
 
 
-def rent_due(game: Game, square: int, tenant: int) -> tuple[int, int]:
+def rent_due(game: GameState, square: int, tenant: int) -> tuple[int, int]:
     """Return (amount the tenant pays, part of it the rent tax takes away from the owner)."""
     owner = game.owner[square]
     assert owner is not None

@@ -12,7 +12,7 @@ from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 #: Faces of Speed's third die, indexed by the rolled value 1–6.
 THIRD_DIE_FACES: tuple[int | str, ...] = (1, 2, 3, "bus", "x", "x")
@@ -21,7 +21,7 @@ THIRD_DIE_FACES: tuple[int | str, ...] = (1, 2, 3, "bus", "x", "x")
 BUS_USES: tuple[str, ...] = ("sum", "first", "second")
 
 
-def x_jump(game: Game, seat: int) -> bool:
+def x_jump(game: GameState, seat: int) -> bool:
     """Speed's X: jump ahead to the nearest unowned company, else the nearest opponent's."""
     p = game.players[seat]
     n = len(game.board.squares)
@@ -49,7 +49,7 @@ def x_jump(game: Game, seat: int) -> bool:
     return True
 
 
-def choose_bus(game: Game, seat: int, use: str) -> None:
+def choose_bus(game: GameState, seat: int, use: str) -> None:
     """Move by the chosen Bus dice and resolve the square."""
     assert game.bus_dice is not None
     d1, d2 = game.bus_dice
@@ -61,7 +61,7 @@ def choose_bus(game: Game, seat: int, use: str) -> None:
     turns.resolve(game, seat)
 
 
-def teleport(game: Game, seat: int, target: int) -> None:
+def teleport(game: GameState, seat: int, target: int) -> None:
     """Jump to any square; only landing on Start pays (salary + bonus), passing it does not."""
     p = game.players[seat]
     start = p.position
@@ -73,7 +73,7 @@ def teleport(game: Game, seat: int, target: int) -> None:
     turns.resolve(game, seat)
 
 
-def skip_teleport(game: Game, seat: int) -> None:
+def skip_teleport(game: GameState, seat: int) -> None:
     """Without a choice the triple moves like an ordinary roll (salary included when passing Start)."""
     game._emit("teleport_skipped", seat=seat)
     game.phase = "resolving"
@@ -81,15 +81,15 @@ def skip_teleport(game: Game, seat: int) -> None:
     turns.resolve(game, seat)
 
 
-def bus_options(game: Game, seat: int) -> list[Action]:
+def bus_options(game: GameState, seat: int) -> list[Action]:
     return [{"type": "choose_bus", "use": u} for u in BUS_USES]
 
 
-def teleport_options(game: Game, seat: int) -> list[Action]:
+def teleport_options(game: GameState, seat: int) -> list[Action]:
     return [{"type": "teleport", "square": i} for i in range(len(game.board.squares))]
 
 
-def on_choose_bus(game: Game, seat: int | None, action: Action) -> None:
+def on_choose_bus(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "bus")
     use = action.get("use")
     if use not in BUS_USES:
@@ -98,7 +98,7 @@ def on_choose_bus(game: Game, seat: int | None, action: Action) -> None:
     turns.advance(game)
 
 
-def on_teleport(game: Game, seat: int | None, action: Action) -> None:
+def on_teleport(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "teleport")
     target = actions.square_arg(game, action)
     teleport(game, seat, target)

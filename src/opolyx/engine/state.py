@@ -1,9 +1,26 @@
-"""The mutable pieces of a game's state; plain slotted records so copies for bots stay cheap."""
+"""A game's state, beneath the rules: plain slotted records so copies for bots stay cheap, and
+``GameState``, everything a game holds, which the rule modules read and change.
+
+The layers only import downwards: the ``Game`` facade (``game.py``) on top, the rule modules (named after
+SPEC.md's sections) below it, and this module with the event plumbing beneath them all. The rule modules
+annotate their argument as ``GameState``, so none of them needs the facade.
+"""
 
 from __future__ import annotations
 
+import random
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
+
+from mypy_extensions import mypyc_attr
+
+from opolyx.rules import Board, Card, Rules
+
+Event: TypeAlias = dict[str, Any]
+
+#: (owner, level, open Murabaha squares, tradeable squares by seat): see ``trades.tradeable_by_seat``.
+TradeableCache = tuple[list[int | None], list[int], tuple[int, ...], dict[int, tuple[int, ...]]]
 
 
 @dataclass(slots=True)
@@ -140,3 +157,151 @@ class Murabaha:
     seat: int
     amount: int
     due_round: int
+
+
+@mypyc_attr(native_class=False)
+class GameState:
+    """Everything a running game holds. ``Game`` builds it and adds the public API; the rule modules change
+    it and report each change with ``_emit``."""
+
+    rules: Rules
+    board: Board
+    seats: int
+    seed: int
+    rng: random.Random
+    #: Dice fixed by tests and tutorials, consumed one roll per tuple before the generator takes over.
+    fixed_dice: deque[tuple[int, ...]]
+    players: list[Player]
+    order: list[int]
+    cards: dict[str, Card]
+    deck: list[str]
+    owner: list[int | None]
+    level: list[int]
+    mortgaged: list[bool]
+    mortgage_left: dict[int, int]
+    murabaha: dict[int, Murabaha]
+    round: int
+    turn: int
+    phase: str
+    phase_before_pay: str
+    turn_no: int
+    doubles: int
+    roll_again: bool
+    last_dice: tuple[int, ...]
+    last_total: int
+    built: set[int]
+    offer_square: int | None
+    auction: Auction | None
+    debts: list[Debt]
+    pending_move: int | None
+    bus_dice: tuple[int, int] | None
+    trades: dict[int, Trade]
+    #: ``trades.tradeable_by_seat``'s last answer with the owner/level/Murabaha state it was computed from.
+    _tradeable: TradeableCache | None
+    next_id: int
+    autoplay: bool
+    bank_paid: int
+    bank_received: int
+    rent_tax_total: int
+    eliminated: list[int]
+    result: dict[str, Any] | None
+    seq: int
+    actions: list[list[Any]]
+    setup: dict[str, Any]
+    start_events: list[Event]
+    _ev: list[Event]
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def actor(self) -> int | None:
+        """The seat whose clocked decision the game is waiting for (trade answers aside)."""
+        if self.result is not None:
+            return None
+        if self.phase == "pay":
+            return self.debts[0].debtor
+        if self.phase == "auction":
+            assert self.auction is not None
+            return self.auction.current
+        return self.turn
+
+    def pending(self) -> list[dict[str, Any]]:
+        """Who must act, on what, and under which clock (SPEC.md section 12)."""
+        if self.result is not None:
+            return []
+        out: list[dict[str, Any]] = []
+        if self.phase == "pay":
+            debt = self.debts[0]
+            out.append({
+                "seat": debt.debtor,
+                "decision": "pay",
+                "clock": {"kind": "pay", "id": f"pay:{debt.id}", "seconds": self.rules.pay_step_seconds},
+            })
+        elif self.phase == "auction":
+            a = self.auction
+            assert a is not None
+            out.append({
+                "seat": a.current,
+                "decision": "bid",
+                "clock": {"kind": "auction", "id": f"auction:{a.id}:{a.turn_id}",
+                          "seconds": self.rules.auction_seconds},
+            })
+        else:
+            decision = self.phase
+            if decision == "turn":
+                decision = "jail" if self.players[self.turn].in_jail else "roll"
+            out.append({
+                "seat": self.turn,
+                "decision": decision,
+                "clock": {"kind": "turn", "id": f"turn:{self.turn_no}", "seconds": self.rules.turn_seconds},
+            })
+        for t in self.trades.values():
+            out.append({
+                "seat": t.recipient,
+                "decision": "trade",
+                "trade": t.id,
+                "clock": {"kind": "trade", "id": f"trade:{t.id}", "seconds": self.rules.trade_seconds},
+            })
+        return out
+
+    def _share_immutable(self, other: GameState) -> None:
+        """Take over ``other``'s values that are immutable or replaced rather than changed in place; a copy
+        then replaces every mutable container with its own (see ``Game.copy``)."""
+        self.rules = other.rules
+        self.board = other.board
+        self.seats = other.seats
+        self.seed = other.seed
+        self.cards = other.cards
+        self.round = other.round
+        self.turn = other.turn
+        self.phase = other.phase
+        self.phase_before_pay = other.phase_before_pay
+        self.turn_no = other.turn_no
+        self.doubles = other.doubles
+        self.roll_again = other.roll_again
+        self.last_dice = other.last_dice
+        self.last_total = other.last_total
+        self.offer_square = other.offer_square
+        self.pending_move = other.pending_move
+        self.bus_dice = other.bus_dice
+        self._tradeable = other._tradeable
+        self.next_id = other.next_id
+        self.autoplay = other.autoplay
+        self.bank_paid = other.bank_paid
+        self.bank_received = other.bank_received
+        self.rent_tax_total = other.rent_tax_total
+        self.result = other.result
+        self.seq = other.seq
+        self.setup = other.setup
+        self.start_events = other.start_events
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        """Record an event of this action (the rule modules report everything they do through here)."""
+        data["type"] = kind
+        self._ev.append(data)
+
+    def _new_id(self) -> int:
+        """Ids for debts, trades, auctions and bidding turns: one counter, so clock ids never repeat."""
+        self.next_id += 1
+        return self.next_id

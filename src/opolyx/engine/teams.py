@@ -1,16 +1,35 @@
-"""Team mode (SPEC.md section 19b): who counts as an ally. Allies pay no rent, trade without the fairness
-rule and inherit each other's companies."""
+"""Team mode (SPEC.md section 19b): who counts as an ally, and which seatings are allowed. Allies pay no
+rent, trade without the fairness rule and inherit each other's companies."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from opolyx.engine.errors import IllegalAction
+
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def allies(game: Game, a: int, b: int) -> bool:
+def allies(game: GameState, a: int, b: int) -> bool:
     """Outside Team mode a seat is allied only with itself."""
     if not game.rules.teams or a == b:
         return a == b
     return game.players[a].team is not None and game.players[a].team == game.players[b].team
+
+
+def check_layout(teams: Sequence[object]) -> None:
+    """Refuse any seating but two equal sides with seats alternating (SPEC.md 19b).
+
+    Anything else breaks the mode: one team everywhere means nobody ever pays rent, and neighbours on the
+    same side would play two turns in a row for their team.
+    """
+    if any(not isinstance(t, int) or isinstance(t, bool) for t in teams):
+        raise IllegalAction("bad_teams", "a seat's team is an integer")
+    sides = set(teams)
+    alternating = all(teams[s] != teams[(s + 1) % len(teams)] for s in range(len(teams)))
+    if len(sides) != 2 or not alternating:
+        raise IllegalAction(
+            "bad_teams", f"Team mode needs two sides with seats alternating (e.g. 0, 1, 0, 1), not {list(teams)}"
+        )

@@ -10,10 +10,10 @@ from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def auto_decide(game: Game) -> None:
+def auto_decide(game: GameState) -> None:
     """The safe default for the on-turn player's pending decision (SPEC.md section 12)."""
     seat = game.turn
     p = game.players[seat]
@@ -33,14 +33,14 @@ def auto_decide(game: Game) -> None:
         speed.skip_teleport(game, seat)
 
 
-def on_resign(game: Game, seat: int | None, action: Action) -> None:
+def on_resign(game: GameState, seat: int | None, action: Action) -> None:
     """A player may resign at any time; it is handled like a bankruptcy to the bank."""
     assert seat is not None
     paying.eliminate(game, seat, "resigned")
     turns.advance(game)
 
 
-def on_timeout(game: Game, seat: int | None, action: Action) -> None:
+def on_timeout(game: GameState, seat: int | None, action: Action) -> None:
     """The server's clock ran out on a pending decision (or a trade offer); late timeouts are refused by the
     clock id. An auction timeout is a pass, a pay-step timeout the automatic raise; only a turn-clock timeout
     is a missed turn, and two in a row forfeit."""

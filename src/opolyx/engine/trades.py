@@ -12,10 +12,10 @@ from opolyx.engine.state import Offer, Trade
 from opolyx.engine.worth import company_value
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def tradeable_by_seat(game: Game) -> dict[int, tuple[int, ...]]:
+def tradeable_by_seat(game: GameState) -> dict[int, tuple[int, ...]]:
     """Companies each seat may trade: no buildings in the whole colour group, no open Murabaha.
 
     It depends only on ownership, levels and open Murabaha, which change far less often than bots ask for
@@ -40,7 +40,7 @@ def tradeable_by_seat(game: Game) -> dict[int, tuple[int, ...]]:
     return tradeable
 
 
-def template(game: Game, seat: int) -> Action | None:
+def template(game: GameState, seat: int) -> Action | None:
     """``propose_trade`` as a described template: too many combinations to list (docs/engine.md)."""
     if sum(1 for t in game.trades.values() if t.proposer == seat) >= game.rules.max_open_trades:
         return None
@@ -59,12 +59,12 @@ def template(game: Game, seat: int) -> Action | None:
     }
 
 
-def trade_value(game: Game, offer: Offer) -> int:
+def trade_value(game: GameState, offer: Offer) -> int:
     """Cash at face value plus each company's value (SPEC.md section 8)."""
     return offer.cash + sum(company_value(game, i) for i in offer.squares)
 
 
-def is_fair(game: Game, proposer: int, recipient: int, give: Offer, take: Offer) -> bool:
+def is_fair(game: GameState, proposer: int, recipient: int, give: Offer, take: Offer) -> bool:
     """The smaller side is worth at least half the larger; allies may give each other anything."""
     if teams.allies(game, proposer, recipient):
         return True
@@ -73,7 +73,7 @@ def is_fair(game: Game, proposer: int, recipient: int, give: Offer, take: Offer)
     return small * 100 >= large * game.rules.trade_fairness_percent
 
 
-def parse_offer(game: Game, raw: Any) -> Offer:
+def parse_offer(game: GameState, raw: Any) -> Offer:
     """One side of an offer as sent (``{"cash": .., "squares": [..]}``), checked for shape only."""
     if raw is None:
         return Offer()
@@ -92,7 +92,7 @@ def parse_offer(game: Game, raw: Any) -> Offer:
     return Offer(cash, tuple(sorted(squares)))
 
 
-def check_trade_items(game: Game, proposer: int, recipient: int, give: Offer, take: Offer) -> None:
+def check_trade_items(game: GameState, proposer: int, recipient: int, give: Offer, take: Offer) -> None:
     """Both sides still hold what they offer: checked on proposing, on accepting, and after every action."""
     for seat, offer in ((proposer, give), (recipient, take)):
         if game.players[seat].out:
@@ -112,7 +112,7 @@ def check_trade_items(game: Game, proposer: int, recipient: int, give: Offer, ta
                 raise IllegalAction("has_buildings", "only companies without buildings can be traded")
 
 
-def lapse_invalid(game: Game) -> None:
+def lapse_invalid(game: GameState) -> None:
     """Offers lapse at once when they become invalid or unfair (run after every accepted action)."""
     if not game.trades:
         return
@@ -129,7 +129,7 @@ def lapse_invalid(game: Game) -> None:
             game._emit("trade_lapsed", trade=t.id, reason="unfair")
 
 
-def answer_actions(game: Game, seat: int) -> list[Action]:
+def answer_actions(game: GameState, seat: int) -> list[Action]:
     """Open offers may be answered (recipient) or cancelled (proposer) at any time, in any phase."""
     acts: list[Action] = []
     for t in game.trades.values():
@@ -141,14 +141,14 @@ def answer_actions(game: Game, seat: int) -> list[Action]:
     return acts
 
 
-def expire(game: Game, action: Action) -> None:
+def expire(game: GameState, action: Action) -> None:
     """An offer's own clock ran out (SPEC.md section 12)."""
     t = trade_arg(game, action)
     del game.trades[t.id]
     game._emit("trade_lapsed", trade=t.id, reason="expired")
 
 
-def on_propose_trade(game: Game, seat: int | None, action: Action) -> None:
+def on_propose_trade(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     if not managing.can_manage(game, seat, pay_step=True):
         raise IllegalAction("wrong_phase", "propose trades before your roll or while you owe a payment")
@@ -171,7 +171,7 @@ def on_propose_trade(game: Game, seat: int | None, action: Action) -> None:
     game._emit("trade_proposed", **t.to_public(game.rules.trade_seconds))
 
 
-def trade_arg(game: Game, action: Action) -> Trade:
+def trade_arg(game: GameState, action: Action) -> Trade:
     tid = action.get("trade")
     t = game.trades.get(tid) if isinstance(tid, int) else None
     if t is None:
@@ -179,7 +179,7 @@ def trade_arg(game: Game, action: Action) -> Trade:
     return t
 
 
-def on_accept_trade(game: Game, seat: int | None, action: Action) -> None:
+def on_accept_trade(game: GameState, seat: int | None, action: Action) -> None:
     t = trade_arg(game, action)
     if seat != t.recipient:
         raise IllegalAction("not_recipient", "only the recipient can accept")
@@ -195,7 +195,7 @@ def on_accept_trade(game: Game, seat: int | None, action: Action) -> None:
     game._emit("trade_accepted", **t.to_public(game.rules.trade_seconds))
 
 
-def on_decline_trade(game: Game, seat: int | None, action: Action) -> None:
+def on_decline_trade(game: GameState, seat: int | None, action: Action) -> None:
     t = trade_arg(game, action)
     if seat != t.recipient:
         raise IllegalAction("not_recipient", "only the recipient can decline")
@@ -203,7 +203,7 @@ def on_decline_trade(game: Game, seat: int | None, action: Action) -> None:
     game._emit("trade_declined", trade=t.id, seat=seat)
 
 
-def on_cancel_trade(game: Game, seat: int | None, action: Action) -> None:
+def on_cancel_trade(game: GameState, seat: int | None, action: Action) -> None:
     t = trade_arg(game, action)
     if seat != t.proposer:
         raise IllegalAction("not_proposer", "only the proposer can cancel")

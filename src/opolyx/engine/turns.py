@@ -26,13 +26,13 @@ from opolyx.engine.rent import card_bonus_percent, rent_due
 from opolyx.engine.state import Creditor
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 #: Phases in which the player on turn owes a decision under the turn clock (SPEC.md section 12).
 TURN_CLOCK_PHASES = frozenset({"turn", "buy", "jackpot", "bus", "teleport"})
 
 
-def dice(game: Game, count: int) -> tuple[int, ...]:
+def dice(game: GameState, count: int) -> tuple[int, ...]:
     """Roll ``count`` dice: the next fixed roll if any (topped up from the generator), else the generator."""
     if game.fixed_dice:
         fixed = game.fixed_dice.popleft()
@@ -44,7 +44,7 @@ def dice(game: Game, count: int) -> tuple[int, ...]:
     return tuple(int(rnd() * 6) + 1 for _ in range(count))
 
 
-def start_turn(game: Game, seat: int) -> None:
+def start_turn(game: GameState, seat: int) -> None:
     """Step 1 of a turn: reset the turn's counters, then the start-of-turn rules (gods, Speed mortgages,
     Murabaha deadlines)."""
     game.turn = seat
@@ -63,7 +63,7 @@ def start_turn(game: Game, seat: int) -> None:
         murabaha.fall_due(game, seat)
 
 
-def end_turn(game: Game) -> None:
+def end_turn(game: GameState) -> None:
     """Pass the turn to the next player still in, starting a new round (or ending the game) after the last."""
     game.autoplay = False
     game.built.clear()
@@ -86,7 +86,7 @@ def end_turn(game: Game) -> None:
     start_turn(game, order[j])
 
 
-def advance(game: Game) -> None:
+def advance(game: GameState) -> None:
     """Carry the game forward until it waits for someone's decision or ends."""
     while game.result is None:
         if game.debts:
@@ -130,7 +130,7 @@ def advance(game: Game) -> None:
         end_turn(game)
 
 
-def roll_and_move(game: Game, seat: int) -> None:
+def roll_and_move(game: GameState, seat: int) -> None:
     """Steps 3–5 of a turn: roll (Speed: maybe the third die), count doubles, move and resolve."""
     rules = game.rules
     third = rules.third_die_from_round is not None and game.round >= rules.third_die_from_round
@@ -171,7 +171,7 @@ def roll_and_move(game: Game, seat: int) -> None:
     resolve(game, seat)
 
 
-def move_by(game: Game, seat: int, steps: int) -> None:
+def move_by(game: GameState, seat: int, steps: int) -> None:
     """Move ``steps`` squares (negative: back); passing Start pays the salary, landing on it the bonus too."""
     p = game.players[seat]
     n = len(game.board.squares)
@@ -183,7 +183,7 @@ def move_by(game: Game, seat: int, steps: int) -> None:
         pay_salary(game, seat, landed=dest == 0)
 
 
-def move_to(game: Game, seat: int, target: int) -> None:
+def move_to(game: GameState, seat: int, target: int) -> None:
     """Move forward to ``target`` (a whole lap when already there), with the salary like any forward move."""
     n = len(game.board.squares)
     steps = (target - game.players[seat].position) % n
@@ -192,13 +192,13 @@ def move_to(game: Game, seat: int, target: int) -> None:
     move_by(game, seat, steps)
 
 
-def pay_salary(game: Game, seat: int, *, landed: bool) -> None:
+def pay_salary(game: GameState, seat: int, *, landed: bool) -> None:
     """Salary and landing bonus are bank money, never taxed."""
     amount = game.rules.salary + (game.rules.start_landing_bonus if landed else 0)
     paying.bank_pays(game, seat, amount, "start_landing" if landed else "salary")
 
 
-def resolve(game: Game, seat: int) -> None:
+def resolve(game: GameState, seat: int) -> None:
     """Resolve the square the player stands on (SPEC.md section 4, step 4)."""
     sq = game.board.squares[game.players[seat].position]
     i = sq.index
@@ -239,21 +239,21 @@ def resolve(game: Game, seat: int) -> None:
             game._emit("rested", seat=seat)
 
 
-def seat_order_from(game: Game, seat: int) -> list[int]:
+def seat_order_from(game: GameState, seat: int) -> list[int]:
     """Every seat in seat order, starting with ``seat`` (SPEC.md section 1)."""
     order = game.order
     idx = order.index(seat)
     return order[idx:] + order[:idx]
 
 
-def turn_options(game: Game, seat: int) -> list[Action]:
+def turn_options(game: GameState, seat: int) -> list[Action]:
     """Before a roll: roll (in jail: bail or a jail roll), plus managing."""
     acts = jail.options(game, seat) if game.players[seat].in_jail else [{"type": "roll"}]
     acts.extend(managing.management_actions(game, seat, pay_step=False))
     return acts
 
 
-def on_roll(game: Game, seat: int | None, action: Action) -> None:
+def on_roll(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "turn")
     if game.players[seat].in_jail:
         raise IllegalAction("in_jail", "in jail: pay the bail or roll for doubles")

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from opolyx.engine.game import Game
+    from opolyx.engine.state import GameState
 
 
-def redemption_cost(game: Game, square: int) -> int:
+def redemption_cost(game: GameState, square: int) -> int:
     return game.board.squares[square].mortgage_value * game.rules.redemption_percent // 100
 
 
-def company_value(game: Game, square: int) -> int:
+def company_value(game: GameState, square: int) -> int:
     """A company at its price, or price minus its redemption cost when mortgaged."""
     price = game.board.squares[square].price
     if game.mortgaged[square]:
@@ -20,7 +20,7 @@ def company_value(game: Game, square: int) -> int:
     return price
 
 
-def net_worth(game: Game, seat: int) -> int:
+def net_worth(game: GameState, seat: int) -> int:
     worth = game.players[seat].cash
     squares = game.board.squares
     for i in game.board.companies:
@@ -32,7 +32,7 @@ def net_worth(game: Game, seat: int) -> int:
     return worth
 
 
-def liquidation_value(game: Game, seat: int) -> int:
+def liquidation_value(game: GameState, seat: int) -> int:
     """Cash plus what selling every building and mortgaging every company would raise now."""
     total = game.players[seat].cash
     squares = game.board.squares

@@ -30,6 +30,37 @@ def test_team_needs_four_or_six_seats(seats):
     assert err.value.code == "bad_seats"
 
 
+@pytest.mark.parametrize(
+    "teams",
+    [
+        [0, 0, 0, 0],  # one side: nobody would ever pay rent
+        [0, 0, 1, 1],  # equal sides, but teammates sit side by side
+        [0, 1, 1, 0],
+        [0, 1, 2, 3],  # four sides
+        [0, 1, 0, 1, 0, 0],  # six seats, five against one
+        [0, 1, 0, 2, 0, 1],  # three sides
+        [0, "1", 0, "1"],  # a team is an integer
+    ],
+)
+def test_team_refuses_layouts_that_are_not_two_alternating_sides(teams):
+    with pytest.raises(opolyx.IllegalAction) as err:
+        opolyx.new_game("team", len(teams), 1, seat_info=[{"team": t} for t in teams])
+    assert err.value.code == "bad_teams"
+
+
+@pytest.mark.parametrize("teams", [[1, 0, 1, 0], [7, 3, 7, 3, 7, 3], [None, 1, None, 1]])
+def test_team_accepts_any_two_alternating_sides(teams):
+    game = opolyx.new_game("team", len(teams), 1, seat_info=[{"team": t} for t in teams])
+    sides = [p["team"] for p in snap(game)["players"]]
+    assert len(set(sides)) == 2 and all(sides[s] != sides[s + 1] for s in range(len(sides) - 1))
+
+
+def test_other_modes_ignore_team_layouts():
+    game = opolyx.new_game("classic", 4, 1, seat_info=[{"team": 0}] * 4)
+    events = act(game, snap(game)["turn"], "roll")
+    assert of(events, "dice_rolled")
+
+
 def test_allies_pay_no_rent_opponents_do():
     game = make("team", 4, [(1, 2), (4, 6), (1, 2), (1, 2)])
     act(game, 0, "roll")

@@ -1,0 +1,142 @@
+"""opolyx against the fastest open-source Python Monopoly simulator, measured in the same run on one core.
+
+The peer (gamescomputersplay/monopoly, simpler rules: no auctions, no pay step, no trades by offer) is not
+part of this repository: give a checkout of it by path. Its game log is switched off and its bankruptcy
+log goes to a temporary directory, so the checkout is left as it was. A player-turn is one
+``Player.make_a_move`` call there and one ``turn_started`` event here.
+
+    git clone <a copy of gamescomputersplay/monopoly> /tmp/peer-monopoly
+    .venv/bin/python benchmarks/peer.py --peer /tmp/peer-monopoly [--games 200] [--repeat 3]
+
+Prints µs per player-turn for both (CPU time, best of ``--repeat``), the ratio, and opolyx's random legal
+play through the public API (``legal_actions`` + ``apply``) and through the fast path
+(``legal_codes`` + ``apply_code``) in actions per second. Whether opolyx runs compiled is printed too
+(``scripts/compile`` builds it, ``scripts/compile --clean`` removes it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import opolyx
+from opolyx.bots import derive_seed, play_game
+from opolyx.engine import codes, game
+
+
+def best_of(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
+    """The lowest CPU time of ``repeat`` runs (a shared machine only ever slows one down), and the count."""
+    times, count = [], 0
+    for _ in range(repeat):
+        start = time.process_time()
+        count = run()
+        times.append(time.process_time() - start)
+    return min(times), count
+
+
+def peer_turns(path: Path, games: int, repeat: int) -> tuple[float, int]:
+    sys.path.insert(0, str(path))
+    from monopoly.core import game as peer_game  # type: ignore[import-not-found]
+    from monopoly.core.player import Player  # type: ignore[import-not-found]
+    from monopoly.log_settings import LogSettings  # type: ignore[import-not-found]
+
+    LogSettings.KEEP_GAME_LOG = False
+    LogSettings.BANKRUPTCIES_PATH = Path(tempfile.mkdtemp(prefix="peer-monopoly-")) / "bankruptcies.tsv"
+    moves = 0
+    make_a_move = Player.make_a_move
+
+    def counted(self: Any, *args: Any) -> Any:
+        nonlocal moves
+        moves += 1
+        return make_a_move(self, *args)
+
+    Player.make_a_move = counted
+
+    def run() -> int:
+        nonlocal moves
+        moves = 0
+        seeds = random.Random(0)
+        for i in range(games):
+            peer_game.monopoly_game((i + 1, seeds.getrandbits(32)))
+        return moves
+
+    try:
+        return best_of(repeat, run)
+    finally:
+        Player.make_a_move = make_a_move
+
+
+def opolyx_turns(games: int, repeat: int) -> tuple[float, int]:
+    count = 0
+
+    def on_events(_: object, events: list[dict[str, Any]]) -> None:
+        nonlocal count
+        for e in events:
+            if e["type"] == "turn_started":
+                count += 1
+
+    def run_counted() -> int:
+        nonlocal count
+        count = 0
+        for k in range(games):
+            play_game("classic", 4, derive_seed(1, "bench", k), ["normal"] * 4, on_events=on_events)
+        return count
+
+    return best_of(repeat, run_counted)
+
+
+def random_play(games: int, repeat: int, fast: bool) -> tuple[float, int]:
+    """Whole 4-seat Classic games of uniformly random listed actions (trade templates and resigning left
+    out), so the figure is ``legal_actions`` plus ``apply`` (or their coded forms) per action."""
+    resign = codes.KINDS.index("resign")
+
+    def run() -> int:
+        actions = 0
+        for seed in range(games):
+            rng = random.Random(seed)
+            g = opolyx.new_game("classic", 4, seed)
+            while not g.is_over:
+                seat = g.actor()
+                assert seat is not None
+                if fast:
+                    legal_codes = [c for c in g.legal_codes(seat) if c & 31 != resign]
+                    g.apply_code(seat, rng.choice(legal_codes))
+                else:
+                    legal = [a for a in g.legal_actions(seat) if a["type"] not in ("propose_trade", "resign")]
+                    g.apply(seat, rng.choice(legal))
+                actions += 1
+        return actions
+
+    return best_of(repeat, run)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--peer", type=Path, required=True, help="a checkout of gamescomputersplay/monopoly")
+    parser.add_argument("--games", type=int, default=200, help="whole games per side")
+    parser.add_argument("--random-games", type=int, default=20, help="games of random legal play")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    compiled = game.__file__ is not None and not game.__file__.endswith(".py")
+    print(f"opolyx build: {'compiled (mypyc)' if compiled else 'pure Python'}; CPU time, best of {args.repeat}")
+    peer_s, peer_n = peer_turns(args.peer.resolve(), args.games, args.repeat)
+    ours_s, ours_n = opolyx_turns(args.games, args.repeat)
+    peer_us, ours_us = peer_s / peer_n * 1e6, ours_s / ours_n * 1e6
+    print(f"peer    {args.games} games, 4 players: {peer_n / args.games:7.1f} player-turns/game, "
+          f"{peer_us:6.2f} µs per player-turn")
+    print(f"opolyx  {args.games} games, 4 normal bots, classic: {ours_n / args.games:7.1f} player-turns/game, "
+          f"{ours_us:6.2f} µs per player-turn")
+    print(f"ratio   opolyx / peer µs per player-turn: {ours_us / peer_us:.2f} (below 1: opolyx is faster)")
+    for label, fast in (("legal_actions + apply", False), ("legal_codes + apply_code", True)):
+        secs, n = random_play(args.random_games, args.repeat, fast)
+        print(f"opolyx  random legal play, {label}: {n / secs:9.0f} actions/s")
+
+
+if __name__ == "__main__":
+    main()
