@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from opolyx.i18n.amounts import format_amount
-from opolyx.i18n.catalog import LANGUAGES, load_catalog, placeholders, translate
+from opolyx.i18n.catalog import LANGUAGES, load_catalog, placeholders, plural_categories, texts, translate
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "src" / "opolyx" / "engine"
@@ -40,7 +40,7 @@ def test_same_keys_as_english(language: str) -> None:
         "missing": sorted(set(en) - set(catalog)),
         "extra": sorted(set(catalog) - set(en)),
     }
-    empty = [k for k, v in catalog.items() if not v.strip()]
+    empty = [k for k, v in catalog.items() if not all(text.strip() for text in texts(v))]
     assert not empty
 
 
@@ -61,6 +61,41 @@ def test_placeholders_match_english(language: str) -> None:
         k: (placeholders(en[k]), placeholders(v)) for k, v in catalog.items() if placeholders(v) != placeholders(en[k])
     }
     assert not wrong
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_plural_message_has_every_form_its_language_needs(language: str) -> None:
+    """CLDR says which forms a language tells apart (German: one/other; French, Portuguese, Spanish add
+    many; Chinese: other only): each counted message has exactly those, chosen by its {n}."""
+    en = load_catalog("en")
+    catalog = load_catalog(language)
+    counted = [k for k, v in en.items() if isinstance(v, dict)]
+    assert counted, "no plural messages at all"
+    wrong = {
+        k: sorted(catalog[k]) if isinstance(catalog[k], dict) else "plain text"
+        for k in counted
+        if not isinstance(catalog[k], dict) or set(catalog[k]) != plural_categories(language)
+    }
+    assert not wrong, (sorted(plural_categories(language)), wrong)
+    assert all("n" in placeholders(catalog[k]) for k in counted)
+    # Only counted messages are plural objects, in every language alike.
+    assert {k for k, v in catalog.items() if isinstance(v, dict)} == set(counted)
+
+
+@pytest.mark.parametrize(
+    ("language", "n", "text"),
+    [
+        ("en", 1, "with 1 level"),
+        ("en", 2, "with 2 levels"),
+        ("de", 1, "mit 1 Stufe"),
+        ("fr", 0, "avec 0 niveau"),
+        ("fr", 1_000_000, "avec 1000000 de niveaux"),
+        ("pt", 3, "com 3 níveis"),
+        ("zh", 1, "1 级"),
+    ],
+)
+def test_plural_forms_follow_cldr(language: str, n: int, text: str) -> None:
+    assert translate("square.rent_level", language, n=n) == text
 
 
 def test_every_engine_event_has_a_log_template() -> None:

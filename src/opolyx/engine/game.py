@@ -55,6 +55,7 @@ from opolyx.engine import (
 from opolyx.engine.actions import Action, Event, Handler, Options
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.jackpot import JACKPOT_CHOICES
+from opolyx.engine.rent import base_rent
 from opolyx.engine.speed import THIRD_DIE_FACES
 from opolyx.engine.state import Auction, Creditor, Debt, Murabaha, Offer, Player, Trade
 from opolyx.engine.turns import TURN_CLOCK_PHASES
@@ -258,6 +259,17 @@ class Game:
                 "trade": t.id,
                 "clock": {"kind": "trade", "id": f"trade:{t.id}", "seconds": self.rules.trade_seconds},
             })
+        return out
+
+    def current_rents(self) -> dict[int, int]:
+        """What landing on each owned street or dealership costs now, before cards, gods and tax (mortgaged
+        squares and utilities, whose rent follows the next roll, are left out). Kept out of ``snapshot`` so
+        saved games and golden replays stay as they are; the server adds it to the board it shows."""
+        out: dict[int, int] = {}
+        for sq in self.board.squares:
+            i = sq.index
+            if self.owner[i] is not None and not self.mortgaged[i] and sq.kind in ("street", "dealership"):
+                out[i] = base_rent(self, i)
         return out
 
     def snapshot(self) -> dict[str, Any]:

@@ -6,7 +6,26 @@ import { GameScreen } from './screens/game.js';
 import { LobbyScreen } from './screens/lobby.js';
 import { RoomScreen } from './screens/room.js';
 import { StartScreen } from './screens/start.js';
+import { askNotify } from './alerts.js';
+import { setPref } from './prefs.js';
+import { play } from './sounds.js';
 import { useStore } from './store.js';
+
+function Settings({ s }) {
+  const toggleSound = () => { setPref('sound', !s.prefs.sound); if (!s.prefs.sound) play('turn'); };
+  const toggleNotify = async (e) => setPref('notify', e.target.checked && (await askNotify()));
+  return html`<button class="ghost icon sound" data-action="sound" aria-pressed=${s.prefs.sound}
+      title=${t(s.prefs.sound ? 'settings.sound_on' : 'settings.sound_off')} aria-label=${t(s.prefs.sound ? 'settings.sound_on' : 'settings.sound_off')}
+      onClick=${toggleSound}>${s.prefs.sound ? '🔊' : '🔇'}</button>
+    <details class="settings">
+      <summary aria-label=${t('settings.title')} title=${t('settings.title')}>⚙</summary>
+      <div class="settings-menu">
+        <label class="check"><input type="checkbox" name="sound" checked=${s.prefs.sound} onChange=${toggleSound} /> ${t('settings.sound_on')}</label>
+        <label class="check"><input type="checkbox" name="notify" checked=${s.prefs.notify} onChange=${toggleNotify} /> ${t('settings.notify')}</label>
+        <label class="check"><input type="checkbox" name="autopay" checked=${s.prefs.autopay} onChange=${(e) => setPref('autopay', e.target.checked)} /> ${t('settings.autopay')}</label>
+      </div>
+    </details>`;
+}
 
 function Header({ s }) {
   return html`<header class="top">
@@ -14,6 +33,7 @@ function Header({ s }) {
     ${s.screen === 'room' && s.room && html`<span class="crumb">${t(`mode.${s.room.mode}.name`)}</span>`}
     ${s.screen === 'room' && html`<span class=${`conn ${s.conn}`} title=${t(`conn.${s.conn}`)}>${t(`conn.${s.conn}`)}</span>`}
     <span class="grow"></span>
+    <${Settings} s=${s} />
     ${s.user && html`<span class="me" title=${t('start.nickname')}>${s.user.nickname}</span>`}
     <select class="lang" aria-label=${t('start.language')} data-testid="language" value=${s.lang}
       onChange=${(e) => changeLanguage(e.target.value)}>
@@ -33,6 +53,7 @@ export function App() {
   return html`<div class=${`app screen-${s.screen} lang-${s.lang}`}>
     <${Header} s=${s} />
     ${screen}
+    ${s.alert && html`<div class="toast alert" role="alert" data-testid="alert">${s.alert.text}</div>`}
     ${s.toast && html`<div class=${`toast ${s.toast.kind}`} role="status">${s.toast.text}</div>`}
   </div>`;
 }

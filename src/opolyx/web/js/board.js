@@ -34,7 +34,7 @@ function bandRect(g) {
 }
 
 function ownerRect(g) {
-  const k = 9;
+  const k = 16;
   switch (g.side) {
     case 'bottom': return { x: g.x, y: g.y + g.h - k, w: g.w, h: k };
     case 'top': return { x: g.x, y: g.y, w: g.w, h: k };
@@ -80,6 +80,16 @@ export function wrap(text, width, size, maxLines = 3) {
   return lines.map((l) => (l.length > per + 1 ? `${l.slice(0, per)}…` : l));
 }
 
+/** Lines and font size that show `text` whole in `width` × `maxLines`, shrinking the font down to `min`
+ * before anything is cut (long names such as "Midnight Towers" or German's "Einkommensteuer"). */
+export function fit(text, width, size, maxLines, min = 9) {
+  for (let s = size; s >= min; s -= 1) {
+    const lines = wrap(text, width, s, maxLines);
+    if (!lines.some((l) => l.endsWith('…'))) return { lines, size: s };
+  }
+  return { lines: wrap(text, width, min, maxLines), size: min };
+}
+
 function Lines({ lines, x, y, size, cls }) {
   return html`<text class=${cls} x=${x} y=${y} font-size=${size} text-anchor="middle">
     ${lines.map((l, k) => html`<tspan x=${x} dy=${k === 0 ? 0 : size * 1.12}>${l}</tspan>`)}
@@ -114,7 +124,7 @@ function Car({ x, y }) {
 function Corner({ i, g, sq }) {
   const name = squareName(i);
   const cls = `corner corner-${sq.kind}`;
-  const lines = wrap(name, g.w - 20, 20, 3);
+  const { lines } = fit(name, g.w - 20, 20, 3, 14);
   const mid = g.y + g.h / 2 - ((lines.length - 1) * 22) / 2 + 6;
   const glyph = { start: '➜', jail: '▦', go_to_jail: '⚑', corner_20: '★' }[sq.kind] || '';
   return html`<g class=${cls}>
@@ -138,8 +148,7 @@ function Cell({ i, sq, view, me, picking, highlight }) {
   const horizontal = g.side === 'left' || g.side === 'right';
   const name = squareName(i);
   const sub = squareSubname(i);
-  const size = horizontal ? 15 : 13;
-  const lines = wrap(name, box.w - 8, size, sub ? 2 : 3);
+  const { lines, size } = fit(name, box.w - 8, horizontal ? 15 : 13, sub ? 2 : 3);
   const cx = box.x + box.w / 2;
   const top = box.y + (horizontal ? 20 : 22);
   const owner = view && view.owner;
@@ -147,27 +156,68 @@ function Cell({ i, sq, view, me, picking, highlight }) {
   const priceText = sq.price ? money(sq.price) : sq.tax ? money(sq.tax) : '';
   const glyph = sq.kind === 'event' ? '?' : sq.kind === 'utility' ? 'ϟ' : sq.kind === 'tax' ? '%' : '';
   const mine = owner === me && me !== null && me !== undefined;
+  const glyphY = sq.kind === 'utility' ? box.y + box.h - (horizontal ? 12 : 34) : box.y + box.h / 2 + (horizontal ? 12 : 14);
+  const glyphSize = sq.kind === 'utility' ? 22 : horizontal ? 30 : 34;
   return html`<g class=${`cell kind-${sq.kind} ${picking ? 'pickable' : ''} ${highlight ? 'hl' : ''} ${mine ? 'mine' : ''}`}
       data-square=${i} onClick=${onClick}>
     <rect class="sq-bg" x=${g.x} y=${g.y} width=${g.w} height=${g.h}
-      style=${oRect ? `fill: color-mix(in srgb, ${seatColor(owner)} 14%, #fbf8ef)` : ''} />
+      style=${oRect ? `fill: color-mix(in srgb, ${seatColor(owner)} 30%, #fbf8ef)` : ''} />
+    <title>${hoverText(i, sq, view)}</title>
     ${band && html`<rect class="band" x=${band.x} y=${band.y} width=${band.w} height=${band.h} fill=${GROUP_COLORS[sq.group] || '#999'} />`}
     ${band && html`<${Levels} band=${band} level=${view ? view.level : 0} vertical=${horizontal} />`}
-    ${glyph && html`<text class="glyph" x=${cx} y=${box.y + box.h / 2 + (horizontal ? 12 : 14)} font-size=${horizontal ? 30 : 34} text-anchor="middle">${glyph}</text>`}
+    ${glyph && html`<text class=${`glyph ${sq.kind === 'utility' ? 'glyph-small' : ''}`} x=${sq.kind === 'utility' && horizontal ? cx - 36 : cx} y=${glyphY} font-size=${glyphSize} text-anchor="middle">${glyph}</text>`}
     <${Lines} lines=${lines} x=${cx} y=${top} size=${size} cls="sq-name" />
     ${sub && html`<text class="sq-sub" x=${cx} y=${top + lines.length * size * 1.12 + 2} font-size="12" text-anchor="middle">${sub}</text>`}
     ${priceText && html`<text class="sq-price" x=${cx} y=${box.y + box.h - (horizontal ? 8 : 14)} font-size="13" text-anchor="middle">${priceText}</text>`}
     ${oRect && html`<rect class="owner" x=${oRect.x} y=${oRect.y} width=${oRect.w} height=${oRect.h} fill=${seatColor(owner)} />`}
+    ${view && view.rent && !view.mortgaged && html`<${RentTag} g=${g} rect=${oRect} rent=${view.rent} />`}
     ${view && view.mortgaged && html`<g class="mortgaged">
       <rect x=${g.x} y=${g.y} width=${g.w} height=${g.h} fill="url(#hatch)" />
-      <circle cx=${cx} cy=${box.y + box.h / 2} r="17" />
-      <text x=${cx} y=${box.y + box.h / 2 + 6} font-size="16" text-anchor="middle">${view.mortgage_rounds_left ?? 'M'}</text>
+      <rect class="mortgage-tag" x=${cx - 22} y=${box.y + box.h / 2 - 12} width="44" height="22" rx="3" />
+      <text x=${cx} y=${box.y + box.h / 2 + 4} font-size="13" text-anchor="middle">${view.mortgage_rounds_left !== undefined ? `M·${view.mortgage_rounds_left}` : 'M'}</text>
       <title>${t('game.mortgaged')}</title></g>`}
     ${view && view.murabaha && html`<text class="murabaha-mark" x=${g.x + 6} y=${g.y + g.h - 12} font-size="12">◷</text>`}
   </g>`;
 }
 
-export const TOKEN_R = 11;
+/** The square's current rent, written in the owner's stripe (the server adds it to owned squares). */
+function RentTag({ g, rect, rent }) {
+  if (!rect) return null;
+  const vertical = g.side === 'left' || g.side === 'right';
+  const x = rect.x + rect.w / 2;
+  const y = rect.y + rect.h / 2;
+  return html`<text class="rent-tag" x=${x} y=${y + 4.5} font-size="12.5" text-anchor="middle"
+    transform=${vertical ? `rotate(${g.side === 'left' ? 90 : -90} ${x} ${y})` : ''}>${money(rent)}</text>`;
+}
+
+/** What hovering (or a long press on) a square says: its name, owner and current rent. */
+function hoverText(i, sq, view) {
+  const parts = [squareName(i)];
+  if (view && view.owner !== null && view.owner !== undefined) {
+    parts.push(`${t('square.owner')}: ${playerName(view.owner)}`);
+    if (view.mortgaged) parts.push(t('game.mortgaged'));
+    else if (view.rent) parts.push(t('square.rent_now', { amount: money(view.rent) }));
+  }
+  if (sq.kind === 'utility' && state.board) parts.push(t('square.rent_dice', { a: state.board.utility_multipliers[0], b: state.board.utility_multipliers[1] }));
+  return parts.join('\n');
+}
+
+/** The letters on a token: a person's initial (two letters when two people share one), a bot's number. */
+export function tokenLabels(players) {
+  const initial = (p) => (p.name || '?').trim().slice(0, 1).toUpperCase();
+  const bot = (p) => /^Bot (\d+)/.exec(p.name || '');
+  const counts = {};
+  for (const p of players) if (!bot(p)) counts[initial(p)] = (counts[initial(p)] || 0) + 1;
+  const out = {};
+  for (const p of players) {
+    const b = bot(p);
+    if (b) out[p.seat] = `B${b[1]}`;
+    else out[p.seat] = counts[initial(p)] > 1 ? (p.name || '?').trim().slice(0, 2) : initial(p);
+  }
+  return out;
+}
+
+export const TOKEN_R = 14;
 
 /**
  * Where the k-th token on a square stands. Tokens keep clear of the square's name: on the short squares
@@ -178,28 +228,29 @@ export function tokenSpot(square, k, inJail) {
   const g = geometry(square);
   if (g.side === 'corner') {
     if (square === 10 && inJail) {
-      return { x: g.x + [118, 142, 118, 142, 118, 142][k % 6], y: g.y + [18, 18, 42, 42, 66, 66][k % 6] };
+      return { x: g.x + [116, 144, 116, 144, 116, 144][k % 6], y: g.y + [20, 20, 48, 48, 76, 76][k % 6] };
     }
-    const dx = [-50, -25, 0, 25, 50, 0][k % 6];
-    return { x: g.x + g.w / 2 + dx, y: g.y + g.h - (k === 5 ? 38 : 15) };
+    const dx = [-60, -30, 0, 30, 60, 0][k % 6];
+    return { x: g.x + g.w / 2 + dx, y: g.y + g.h - (k === 5 ? 48 : 18) };
   }
   const horizontal = g.side === 'left' || g.side === 'right';
   const box = textBox(g, true);
   const cx = box.x + box.w / 2;
   if (horizontal) {
     // Beside the price (up to about 50 units wide, centred), two on each side; two more above them.
-    const dx = [-40, 40, -58, 58, -40, 40][k % 6];
-    const y = box.y + box.h - 14 - (k >= 4 ? 22 : 0);
+    const dx = [-46, 46, -46, 46, -18, 18][k % 6];
+    const y = box.y + box.h - 16 - (k >= 2 ? 29 : 0);
     return { x: cx + dx, y };
   }
   // Short squares: a row of three just above the price, a second row above it.
   const row = box.y + box.h - 42;
-  return { x: cx + [-24, 0, 24, -24, 0, 24][k % 6], y: row - (k >= 3 ? 23 : 0) };
+  return { x: cx + [-25, 0, 25, -25, 0, 25][k % 6], y: row - (k >= 3 ? 29 : 0) };
 }
 
 function Tokens({ game }) {
   const bySquare = {};
   const out = [];
+  const labels = tokenLabels(game.players);
   for (const p of game.players) {
     if (p.out) continue;
     const pos = state.tokens[p.seat] ?? p.position;
@@ -209,7 +260,7 @@ function Tokens({ game }) {
     const active = game.turn === p.seat && !game.over;
     out.push(html`<g class=${`token ${active ? 'active' : ''}`} data-seat=${p.seat} transform=${`translate(${x} ${y})`}>
       <circle r=${TOKEN_R} fill=${seatColor(p.seat)} />
-      <text y="4.5" font-size="12" text-anchor="middle">${(p.name || '?').slice(0, 1).toUpperCase()}</text>
+      <text y="4.5" font-size=${labels[p.seat].length > 1 ? 11 : 13} text-anchor="middle">${labels[p.seat]}</text>
     </g>`);
   }
   return out;
