@@ -11,12 +11,20 @@ import { setPref } from './prefs.js';
 import { play } from './sounds.js';
 import { useStore } from './store.js';
 
+/** A speaker, with waves when sound is on and a cross when muted (drawn, so every system shows it). */
+function SpeakerIcon({ on }) {
+  return html`<svg class="speaker" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+    <path d="M3 9h4l5-4v14l-5-4H3z" />
+    ${on ? html`<path class="wave" d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" />`
+      : html`<path class="wave" d="M16 9l6 6M22 9l-6 6" />`}</svg>`;
+}
+
 function Settings({ s }) {
   const toggleSound = () => { setPref('sound', !s.prefs.sound); if (!s.prefs.sound) play('turn'); };
   const toggleNotify = async (e) => setPref('notify', e.target.checked && (await askNotify()));
   return html`<button class="ghost icon sound" data-action="sound" aria-pressed=${s.prefs.sound}
       title=${t(s.prefs.sound ? 'settings.sound_on' : 'settings.sound_off')} aria-label=${t(s.prefs.sound ? 'settings.sound_on' : 'settings.sound_off')}
-      onClick=${toggleSound}>${s.prefs.sound ? '🔊' : '🔇'}</button>
+      onClick=${toggleSound}><${SpeakerIcon} on=${s.prefs.sound} /></button>
     <details class="settings">
       <summary aria-label=${t('settings.title')} title=${t('settings.title')}>⚙</summary>
       <div class="settings-menu">

@@ -57,27 +57,50 @@ function textBox(g, hasBand) {
 }
 
 const CJK = /[\u3000-\u9fff]/;
+let measurer = null;
+let family = '';
+const widths = new Map();
 
-/** Greedy word wrap for SVG text; CJK text wraps by character. */
+/** The width of `text` in the board's bold face at `size`: measured on a canvas, estimated without one. */
+function textWidth(text, size) {
+  if (measurer === null) {
+    try { measurer = document.createElement('canvas').getContext('2d') || false; } catch { measurer = false; }
+  }
+  if (!measurer) return [...text].length * size * (CJK.test(text) ? 1 : 0.62);
+  const key = `${size}|${text}`;
+  if (!widths.has(key)) {
+    family ||= getComputedStyle(document.documentElement).fontFamily || 'sans-serif';
+    measurer.font = `600 ${size}px ${family}`;
+    widths.set(key, measurer.measureText(text).width);
+  }
+  return widths.get(key);
+}
+
+/** Greedy word wrap for SVG text, by measured width; CJK text wraps by character. */
 export function wrap(text, width, size, maxLines = 3) {
-  const unit = CJK.test(text) ? size : size * 0.56;
-  const per = Math.max(3, Math.floor(width / unit));
-  const words = CJK.test(text) && !text.includes(' ') ? [...text] : text.split(/\s+/);
-  const sep = CJK.test(text) && !text.includes(' ') ? '' : ' ';
+  const cjk = CJK.test(text) && !text.includes(' ');
+  const words = cjk ? [...text] : text.split(/\s+/);
+  const sep = cjk ? '' : ' ';
+  const fits = (s) => textWidth(s, size) <= width;
   const lines = [];
   let line = '';
   for (const w of words) {
     const next = line ? line + sep + w : w;
-    if (next.length <= per || !line) line = next;
+    if (fits(next) || !line) line = next;
     else { lines.push(line); line = w; }
   }
   if (line) lines.push(line);
+  const cut = (l) => {
+    let out = l;
+    while (out.length > 1 && !fits(`${out}…`)) out = out.slice(0, -1);
+    return `${out}…`;
+  };
   if (lines.length > maxLines) {
     const kept = lines.slice(0, maxLines);
-    kept[maxLines - 1] = `${kept[maxLines - 1].slice(0, per - 1)}…`;
+    kept[maxLines - 1] = cut(kept[maxLines - 1]);
     return kept;
   }
-  return lines.map((l) => (l.length > per + 1 ? `${l.slice(0, per)}…` : l));
+  return lines.map((l) => (fits(l) ? l : cut(l)));
 }
 
 /** Lines and font size that show `text` whole in `width` × `maxLines`, shrinking the font down to `min`
@@ -148,7 +171,7 @@ function Cell({ i, sq, view, me, picking, highlight }) {
   const horizontal = g.side === 'left' || g.side === 'right';
   const name = squareName(i);
   const sub = squareSubname(i);
-  const { lines, size } = fit(name, box.w - 8, horizontal ? 15 : 13, sub ? 2 : 3);
+  const { lines, size } = fit(name, box.w - (horizontal ? 22 : 8), horizontal ? 15 : 13, sub ? 2 : 3);
   const cx = box.x + box.w / 2;
   const top = box.y + (horizontal ? 20 : 22);
   const owner = view && view.owner;
@@ -283,7 +306,8 @@ function Center({ game }) {
       ${t(`mode.${game.mode}.name`)} · ${t('game.round_of', { round: game.round, limit: rules.round_limit })}
     </text>
     ${game.rent_tax_percent > 0 && html`<text class="center-tax" x=${mid} y=${C + 160} text-anchor="middle" font-size="20">${t('game.rent_tax', { percent: game.rent_tax_percent })}</text>`}
-    <g transform=${`translate(${mid} ${mid - 10})`}><${Dice} dice=${shownDice(game)} event=${state.lastDice} /></g>
+    <g transform=${`translate(${mid} ${mid - 10})`}><${Dice} key=${state.lastDice ? state.lastDice.seq : 0} dice=${shownDice(game)} event=${state.lastDice}
+      rolling=${!!state.lastDice && state.lastDice.seq >= state.seq} /></g>
     ${!game.over && actor && html`<g class="center-turn">
       <circle cx=${mid - 150} cy=${mid + 110} r="14" fill=${seatColor(actor.seat)} />
       <text x=${mid - 126} y=${mid + 118} font-size="26">${t(`decision.${actor.decision}`, { player: playerName(actor.seat) })}</text>

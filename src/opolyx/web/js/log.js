@@ -90,6 +90,8 @@ const RENDER = {
   bot_took_over: (e) => ['log.bot_took_over', {
     player: e.name || P(e.seat), bot: t('player.bot_name', { n: e.bot.number, strength: t(`strength.${e.bot.strength}`) }),
   }],
+  // A server notice: a player of this finished game opened the rematch room.
+  rematch: (e) => ['log.rematch', { player: P(e.seat) }],
   turn_timed_out: (e) => ['log.turn_timed_out', { player: P(e.seat), missed: e.missed }],
   game_over: (e) => [`log.game_over.${e.reason}`, { player: P(e.winner), round: e.round }],
 };
