@@ -64,8 +64,10 @@ def test_summary_and_rematch_after_a_finished_game(server: ThreadServer, people:
     assert second.json()["id"] == again["id"]
     names = sorted(p["name"] for p in second.json()["players"] if p["kind"] == "human")
     assert names == ["Ann", "Bob"]
-    # Asking twice changes nothing.
+    # Asking twice changes nothing, for the one who opened it too.
     assert ann.post(f"/api/rooms/{room['id']}/rematch").json()["id"] == again["id"]
+    assert bob.post(f"/api/rooms/{room['id']}/rematch").json()["id"] == again["id"]
+    assert len(bob.post(f"/api/rooms/{room['id']}/rematch").json()["players"]) == 4
     assert bob.post(f"/api/rooms/{again['id']}/start").status_code == 200
 
 

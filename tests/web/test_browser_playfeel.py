@@ -57,7 +57,9 @@ def test_the_log_still_follows_after_500_events(browser: Any, make_server: Any, 
     with solo_game(browser, server, "classic", 2, init_script=WS_TRACKER) as page:
         page.wait_for_selector("[data-action=roll]", timeout=T)
         seq = game_state(page)["game"]["seq"]
-        notices = [{"type": "notice", "seq": seq, "event": {"type": "round_started", "round": k}} for k in range(2, 522)]
+        notices = [
+            {"type": "notice", "seq": seq, "event": {"type": "round_started", "round": k}} for k in range(2, 522)
+        ]
         for start in range(0, len(notices), 100):
             inject(page, notices[start:start + 100])
         page.wait_for_function("document.querySelector('[data-testid=log]').innerText.includes('Round 521 begins.')")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from opolyx.server import errors as E
+from opolyx.server.app import Services
 from opolyx.server.errors import ApiError
 from opolyx.server.lobby import ERRORS, Svc, User, room_out
 from opolyx.server.protocol import RoomOut
@@ -31,11 +30,11 @@ class GameSummary(BaseModel):
     rounds: list[int] = Field(description="The round at which each net-worth sample was taken.")
     net_worth: list[list[int]] = Field(description="Per seat, its net worth at each of `rounds`.")
     stats: list[SeatStats]
-    result: dict[str, Any] | None
+    result: dict[str, object] | None
 
 
-async def _finished(svc: Any, game_id: str) -> RoomRecord:
-    room: RoomRecord | None = await svc.store.get_room(game_id)
+async def _finished(svc: Services, game_id: str) -> RoomRecord:
+    room = await svc.store.get_room(game_id)
     if room is None or room.seed is None:
         raise ApiError(404, E.GAME_NOT_FOUND, f"no game {game_id}")
     if room.status != FINISHED:
@@ -47,16 +46,17 @@ async def _finished(svc: Any, game_id: str) -> RoomRecord:
 async def game_summary(game_id: str, svc: Svc) -> GameSummary:
     """A finished game's net worth per seat round by round and its key numbers (rent, auctions)."""
     room = await _finished(svc, game_id)
+    assert room.seed is not None  # _finished checked it
     records = await svc.store.load_actions(game_id)
     game = svc.rooms.ctx.engine().new_game(room.mode, len(room.seats), room.seed, seat_info=room.seat_info)
     data = summarize(game, [(r.seat, r.action) for r in records])
     return GameSummary(id=room.id, mode=room.mode, players=[s.name for s in room.seats], **data)
 
 
-async def _open_rematch(svc: Any, old: RoomRecord, user: UserRecord) -> str | None:
-    """The waiting room another player of ``old`` already opened as its rematch, if any."""
-    people = {s.user_id for s in old.seats if s.user_id is not None and s.user_id != user.id}
-    for person in people:
+async def _open_rematch(svc: Services, old: RoomRecord, user: UserRecord) -> str | None:
+    """The waiting room a player of ``old`` (this one included) already opened as its rematch, if any."""
+    people = {s.user_id for s in old.seats if s.user_id is not None}
+    for person in [user.id, *sorted(people - {user.id})]:
         room_id = await svc.store.active_room_of(person)
         room = await svc.store.get_room(room_id) if room_id else None
         if (
@@ -91,9 +91,9 @@ async def rematch(room_id: str, svc: Svc, user: User) -> RoomOut:
     old_hub = svc.rooms.hubs.get(old.id)
     if old_hub is not None:
         # Those still looking at the old game's end screen learn where the rematch is.
-        seat = old.seat_of(user.id)
+        asker = old.seat_of(user.id)
         old_hub.broadcast({
             "type": "notice", "seq": old_hub.seq,
-            "event": {"type": "rematch", "room": hub.room.id, "seat": seat.seat if seat else None},
+            "event": {"type": "rematch", "room": hub.room.id, "seat": asker.seat if asker else None},
         })
     return room_out(hub, user)
