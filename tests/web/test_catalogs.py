@@ -111,6 +111,17 @@ def test_the_client_renders_every_engine_event() -> None:
     assert not missing
 
 
+def test_the_story_and_the_browser_log_know_the_same_events() -> None:
+    """opolyx story renders events with opolyx.i18n.narrate, the browser with log.js: one table each, the
+    same events (engine events and server notices alike)."""
+    from opolyx.i18n.narrate import RENDER as PYTHON
+
+    source = (WEB / "js" / "log.js").read_text()
+    browser = set(re.findall(r"^\s+([a-z_]+): \(e\) =>", source, re.M))
+    python = set(PYTHON)
+    assert python == browser, {"only in log.js": browser - python, "only in narrate.py": python - browser}
+
+
 def test_every_literal_key_in_the_client_exists() -> None:
     en = load_catalog("en")
     keys: set[str] = set()
