@@ -25,6 +25,7 @@ function mine(game) {
   if (me === null || me === undefined || !game || game.over) return [];
   return (game.pending || []).filter((p) => p.seat === me).map((p) => ({
     key: `${p.decision}:${(p.clock && p.clock.id) || ''}:${p.trade ?? ''}:${game.round}:${game.turn}`,
+    pending: p,
     text: alertFor(game, p),
     trade: p.decision === 'trade',
   }));
@@ -49,10 +50,15 @@ export function checkAlerts() {
   for (const w of waiting) seen.add(w.key);
   if (!fresh.length || state.stale) return;
   const first = fresh.find((w) => !w.trade) || fresh[0];
-  set({ alert: { id: first.key, text: first.text } });
+  set({ alert: { id: first.key, pending: first.pending } });
   setTimeout(() => { if (state.alert && state.alert.id === first.key) set({ alert: null }); }, 5000);
   play(first.trade ? 'alert' : 'turn');
   notify(first.text);
+}
+
+/** The toast's words, in the language shown now. */
+export function alertText(alert) {
+  return state.game ? alertFor(state.game, alert.pending) : '';
 }
 
 /** Leaving a game: the title goes back to normal. */

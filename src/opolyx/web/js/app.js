@@ -6,7 +6,7 @@ import { GameScreen } from './screens/game.js';
 import { LobbyScreen } from './screens/lobby.js';
 import { RoomScreen } from './screens/room.js';
 import { StartScreen } from './screens/start.js';
-import { askNotify } from './alerts.js';
+import { alertText, askNotify } from './alerts.js';
 import { setPref } from './prefs.js';
 import { play } from './sounds.js';
 import { useStore } from './store.js';
@@ -61,7 +61,7 @@ export function App() {
   return html`<div class=${`app screen-${s.screen} lang-${s.lang}`}>
     <${Header} s=${s} />
     ${screen}
-    ${s.alert && html`<div class="toast alert" role="alert" data-testid="alert">${s.alert.text}</div>`}
+    ${s.alert && html`<div class="toast alert" role="alert" data-testid="alert">${alertText(s.alert)}</div>`}
     ${s.toast && html`<div class=${`toast ${s.toast.kind}`} role="status">${s.toast.text}</div>`}
   </div>`;
 }

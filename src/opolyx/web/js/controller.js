@@ -81,6 +81,7 @@ export async function changeLanguage(code, persist = true) {
   const lang = await loadLanguage(code);
   localStorage.setItem('opolyx.lang', lang);
   set({ lang });
+  checkAlerts();
   if (persist && state.user) {
     api.startSession(state.user.nickname, lang).then((r) => set({ user: r.user })).catch(() => {});
   }
