@@ -46,6 +46,8 @@ export function checkAlerts() {
   const main = waiting.find((w) => !w.trade) || waiting[0];
   const title = main ? `● ${main.text} · ${BASE_TITLE}` : BASE_TITLE;
   if (document.title !== title) document.title = title;
+  // A toast whose decision is gone (taken, timed out, game over) goes with it.
+  if (state.alert && !waiting.some((w) => w.key === state.alert.id)) set({ alert: null });
   const fresh = waiting.filter((w) => !seen.has(w.key));
   for (const w of waiting) seen.add(w.key);
   if (!fresh.length || state.stale) return;

@@ -33,7 +33,11 @@ export function WinnerMoment({ result, me }) {
   return html`<div class=${`winner-moment ${mine ? 'mine' : ''}`} data-testid="winner" style=${`--seat:${seatColor(winner.seat)}`}>
     ${mine && html`<div class="confetti" aria-hidden="true">${CONFETTI.map((k) => html`<i class=${`c${k % 6}`}
       style=${`left:${(k * 53) % 100}%; animation-delay:${(k % 6) * 0.12}s`}></i>`)}</div>`}
-    <div class="trophy" aria-hidden="true">🏆</div>
+    <svg class="trophy" viewBox="0 0 64 64" width="64" height="64" aria-hidden="true">
+      <path class="cup" d="M18 6h28v14c0 9-6 16-14 16s-14-7-14-16z" />
+      <path class="handles" d="M18 11H8c0 10 5 15 11 15M46 11h10c0 10-5 15-11 15" />
+      <rect class="cup" x="28" y="35" width="8" height="11" /><rect class="base" x="18" y="46" width="28" height="8" rx="2" />
+      <path class="star" d="M32 11l2.6 5.3 5.8.8-4.2 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.2-4.1 5.8-.8z" /></svg>
     <div class="winner-line">${mine ? t('over.you_win') : t('over.winner', { player: playerName(winner.seat) })}</div>
     ${!mine && me !== null && me !== undefined && html`<div class="muted">${t('over.your_place', {
       place: (result.placements.find((p) => p.seat === me) || {}).place })}</div>`}
@@ -50,12 +54,17 @@ export function Placements({ result, me }) {
 /** Net worth of every seat, one line each, over the game's rounds. */
 export function NetWorthChart({ summary }) {
   const W = 520;
-  const H = 200;
-  const pad = { l: 8, r: 8, t: 10, b: 22 };
+  const H = 170;
+  const pad = { l: 8, r: 8, t: 18, b: 22 };
   const n = summary.rounds.length;
-  const max = Math.max(1, ...summary.net_worth.flat());
+  const all = summary.net_worth.flat();
+  // The band the fortunes moved in, with a margin, so close races still show who led when.
+  const top = Math.max(...all);
+  const bottom = Math.min(...all);
+  const margin = Math.max(1, (top - bottom) * 0.08);
+  const [lo, hi] = [Math.max(0, bottom - margin), top + margin];
   const x = (k) => pad.l + (n > 1 ? (k * (W - pad.l - pad.r)) / (n - 1) : 0);
-  const y = (v) => H - pad.b - (Math.max(0, v) * (H - pad.t - pad.b)) / max;
+  const y = (v) => H - pad.b - ((v - lo) * (H - pad.t - pad.b)) / (hi - lo);
   const last = summary.rounds[n - 1];
   return html`<figure class="chart" data-testid="chart">
     <figcaption>${t('over.chart')}</figcaption>
@@ -63,6 +72,7 @@ export function NetWorthChart({ summary }) {
       <line class="axis" x1=${pad.l} y1=${H - pad.b} x2=${W - pad.r} y2=${H - pad.b} />
       <text class="tick" x=${pad.l} y=${H - 6} font-size="12">${t('over.round')} ${summary.rounds[0]}</text>
       <text class="tick" x=${W - pad.r} y=${H - 6} font-size="12" text-anchor="end">${last}</text>
+      <text class="tick" x=${pad.l} y=${12} font-size="12">${money(Math.round(top))}</text>
       ${summary.net_worth.map((series, seat) => html`<polyline class="series" data-seat=${seat} fill="none" stroke=${seatColor(seat)}
         stroke-width="3" stroke-linejoin="round" points=${series.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}>
         <title>${playerName(seat)}</title></polyline>`)}
