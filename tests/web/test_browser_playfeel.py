@@ -302,3 +302,57 @@ def test_end_screen_winner_chart_numbers_and_rematch(
         assert bots == ["easy", "hard"]
         assert [p["name"] for p in state["players"] if p["kind"] == "human"] == ["Alice"]
         shot(page, screenshots, f"p10-rematch-room-{viewport}")
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_main_screens_first_visit_invite_link_and_trade_builder(
+    browser: Any, server: Any, screenshots: Path, viewport: str
+) -> None:
+    context = PHONE if viewport == "phone" else {"viewport": {"width": 1280, "height": 860}}
+    with page_for(browser, server.base, **context) as page:
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        console: list[str] = []
+        page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+        page.goto("/")
+        page.wait_for_selector("input[name=nickname]", timeout=T)
+        shot(page, screenshots, f"p11-start-{viewport}")
+        # A first visit asks the server nothing it would refuse: no 401 in the console.
+        assert not console, console
+        # Sound is off until the player switches it on.
+        prefs = page.evaluate("(async () => (await import('/js/store.js')).state.prefs)()")
+        assert prefs == {"sound": False, "notify": False, "autopay": False}
+        assert page.locator("[data-action=sound]").get_attribute("aria-pressed") == "false"
+        sign_in(page, "Lena")
+        shot(page, screenshots, f"p12-lobby-{viewport}")
+        create_room(page, "classic", 3, private=True)
+        # The invite link: copied with one click, and it opens the room.
+        page.click("[data-action=copy-link]")
+        page.wait_for_selector(".toast", timeout=T)
+        assert "Link copied" in page.locator(".toast").inner_text()
+        link = page.evaluate("navigator.clipboard.readText()")
+        assert link == page.locator("input.link").input_value() and "/#/join/" in link
+        # The copied link brings a second person into the room.
+        with page_for(browser, server.base, **context) as friend:
+            sign_in(friend, "Mo")
+            friend.goto(link)
+            friend.wait_for_selector(".room-screen .seat.taken >> nth=1", timeout=T)
+            wait_until(lambda: page.locator(".seat.taken").count() == 2)
+            # Mo leaves again, so the game below never waits on an absent player's clock.
+            friend.click("button:has-text('Leave room')")
+            friend.click(".confirm button.danger")
+            friend.wait_for_selector(".lobby-screen", timeout=T)
+        wait_until(lambda: page.locator(".seat.taken").count() == 1)
+        add_bots(page, 2, "easy")
+        shot(page, screenshots, f"p13-room-{viewport}")
+        start_game(page)
+        page.wait_for_selector("[data-action=roll]", timeout=T)
+        shot(page, screenshots, f"p14-game-{viewport}")
+        # The trade builder: an empty offer says what to add, not that it is fair; boxes sit beside names.
+        page.click("[data-action=trade]")
+        page.wait_for_selector(".trade-modal", timeout=T)
+        fairness = page.locator(".fairness")
+        assert "Add cash or a company" in fairness.inner_text() and "Fair" not in fairness.inner_text()
+        assert page.locator("[data-action=send_trade]").is_disabled()
+        shot(page, screenshots, f"p15-trade-empty-{viewport}")
+        page.click(".trade-modal .close")
+        assert not console, console
