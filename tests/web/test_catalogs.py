@@ -180,3 +180,12 @@ def test_js_amounts_mirror_python() -> None:
     assert format_amount(11250, "zh") == "1.12万"  # an exact binary tie: rounded to even
     assert format_amount(13750, "zh") == "1.38万"
     assert format_amount(9999, "zh") == "9999"
+
+
+def test_the_page_preloads_every_client_module() -> None:
+    """index.html lists every module for modulepreload: without a build step that is what keeps the first
+    load from walking the import graph one round trip at a time."""
+    page = (WEB / "index.html").read_text()
+    listed = set(re.findall(r'<link rel="modulepreload" href="/(js/[^"]+)">', page))
+    shipped = {str(p.relative_to(WEB)) for p in (WEB / "js").rglob("*.js")}
+    assert listed == shipped, {"missing": sorted(shipped - listed), "gone": sorted(listed - shipped)}
