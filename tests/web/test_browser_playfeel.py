@@ -356,3 +356,16 @@ def test_main_screens_first_visit_invite_link_and_trade_builder(
         shot(page, screenshots, f"p15-trade-empty-{viewport}")
         page.click(".trade-modal .close")
         assert not console, console
+
+
+def test_bus_on_a_double_offers_each_distance_once(browser: Any, make_server: Any, screenshots: Path) -> None:
+    # Speed's third die shows Bus on 1 + 1: both dice go 2, either die alone goes 1, offered once.
+    server = make_server(dice=[(1, 1, 4), (1, 2, 1)], deck=deck("bank_dividend"), first_player=0,
+                         rules={"third_die_from_round": 1})
+    with solo_game(browser, server, "speed", 2) as page:
+        click(page, "[data-action=roll]")
+        page.wait_for_selector("[data-panel=bus]", timeout=T)
+        buttons = page.locator("[data-panel=bus] [data-action=choose_bus]")
+        assert buttons.all_inner_texts() == ["Both dice: 2", "First die: 1"]
+        page.click("[data-action=choose_bus][data-use=first]")
+        wait_until(lambda: me(page)["position"] == 1)
