@@ -172,8 +172,9 @@ function Cell({ i, sq, view, me, picking, highlight }) {
   const name = squareName(i);
   const sub = squareSubname(i);
   const { lines, size } = fit(name, box.w - (horizontal ? 22 : 8), horizontal ? 15 : 13, sub ? 2 : 3);
-  const cx = box.x + box.w / 2;
-  const top = box.y + (horizontal ? 20 : 22);
+  // Keep clear of the owner's stripe on the outer edge: below it on the top row, beside it on the sides.
+  const cx = box.x + box.w / 2 + (g.side === 'left' ? 8 : g.side === 'right' ? -8 : 0);
+  const top = box.y + (horizontal ? 20 : g.side === 'top' ? 32 : 22);
   const owner = view && view.owner;
   const oRect = owner !== null && owner !== undefined ? ownerRect(g) : null;
   const priceText = sq.price ? money(sq.price) : sq.tax ? money(sq.tax) : '';
