@@ -48,7 +48,9 @@ export function checkAlerts() {
   if (document.title !== title) document.title = title;
   // A toast whose decision is gone (taken, timed out, game over) goes with it.
   if (state.alert && !waiting.some((w) => w.key === state.alert.id)) set({ alert: null });
-  const fresh = waiting.filter((w) => !seen.has(w.key));
+  // A debt that auto-pay settles at once needs no alarm.
+  const autopaid = (w) => w.pending.decision === 'pay' && state.prefs.autopay && state.legal.some((a) => a.type === 'pay');
+  const fresh = waiting.filter((w) => !seen.has(w.key) && !autopaid(w));
   for (const w of waiting) seen.add(w.key);
   if (!fresh.length || state.stale) return;
   const first = fresh.find((w) => !w.trade) || fresh[0];
