@@ -191,14 +191,15 @@ function JailPanel({ by, player }) {
     </div></section>`;
 }
 
+const MANAGE_KINDS = ['build', 'sell', 'mortgage', 'redeem', 'pay_murabaha'];
+
+/** Opens the list of management actions under the buttons (so opening it never moves Roll). */
 function ManageToggle({ by }) {
   const count = MANAGE_KINDS.reduce((n, k) => n + (by[k] ? by[k].length : 0), 0);
   if (!count) return null;
   const open = state.ui.manage;
   return html`<button class="ghost" data-action="manage" aria-expanded=${!!open} onClick=${() => setUi({ manage: !open })}>${t('action.manage')} (${count}) ${open ? '▴' : '▾'}</button>`;
 }
-
-const MANAGE_KINDS = ['build', 'sell', 'mortgage', 'redeem', 'pay_murabaha'];
 
 export function ActionBar() {
   const game = state.game;
