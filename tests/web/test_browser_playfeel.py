@@ -278,7 +278,13 @@ def test_end_screen_winner_chart_numbers_and_rematch(
         old_room = page.evaluate("(async () => (await import('/js/store.js')).state.roomId)()")
         finish_quick_game(page)
         page.wait_for_selector("[data-testid=winner]", timeout=T)
-        result = game_state(page)["game"]["result"]
+        game = game_state(page)["game"]
+        result = game["result"]
+        # Owned squares carry their current rent on the board (streets and dealerships, not mortgaged).
+        renting = [sq for sq in game["squares"] if sq["owner"] is not None and not sq["mortgaged"]
+                   and sq["kind"] in ("street", "dealership")]
+        assert all(sq["rent"] > 0 for sq in renting)
+        assert page.locator("svg.board .rent-tag").count() == len(renting)
         winner = result["placements"][0]["seat"]
         text = page.locator("[data-testid=winner]").inner_text()
         assert ("You win!" in text) == (winner == 0)
