@@ -375,3 +375,41 @@ def test_bus_on_a_double_offers_each_distance_once(browser: Any, make_server: An
         assert buttons.all_inner_texts() == ["Both dice: 2", "First die: 1"]
         page.click("[data-action=choose_bus][data-use=first]")
         wait_until(lambda: me(page)["position"] == 1)
+
+
+def test_build_buttons_show_cost_and_new_rent(browser: Any, make_server: Any, screenshots: Path) -> None:
+    # Alice: 3 (buys Copperpot Diner), 14, 25, 36 (an event), 1 (buys Pebble Lane Bakery): the brown group.
+    # The bot: 5, 10, 13, 18, 23. Everything else Alice is offered she declines, and she passes at auctions.
+    alice = [(1, 2), (6, 5), (6, 5), (6, 5), (2, 3)]
+    bot = [(2, 3), (2, 3), (1, 2), (2, 3), (2, 3)]
+    dice = [roll for pair in zip(alice, bot, strict=True) for roll in pair] + [(1, 2), (1, 2)]
+    server = make_server(dice=dice, deck=deck("bank_dividend"), first_player=0)
+    with solo_game(browser, server, "classic", 2) as page:
+        deadline = time.monotonic() + 120
+        while not ({1, 3} <= {sq["index"] for sq in game_state(page)["game"]["squares"] if sq["owner"] == 0}
+                   and page.locator("[data-action=roll]").count()):
+            assert time.monotonic() < deadline, game_state(page)["legal"]
+            offer = game_state(page)["game"]["offer"]
+            if page.locator("[data-panel=offer] [data-action=buy]").count():
+                page.click(f"[data-panel=offer] [data-action={'buy' if offer in (1, 3) else 'decline'}]")
+            elif page.locator("[data-panel=auction] [data-action=pass]").count():
+                page.click("[data-panel=auction] [data-action=pass]")
+            elif page.locator("[data-action=roll]").count():
+                page.click("[data-action=roll]")
+            else:
+                time.sleep(0.1)
+        # The whole group doubles the unbuilt rent, and the board says so in the owner's stripe.
+        tags = {page.locator(f"svg.board .cell[data-square='{i}'] .rent-tag").text_content() for i in (1, 3)}
+        assert tags == {"40", "80"}
+        # Opening the list does not move the Roll button; each build button says what it costs and brings.
+        roll = page.locator("[data-action=roll]").bounding_box()
+        page.click("[data-action=manage]")
+        assert page.locator("[data-action=roll]").bounding_box() == roll
+        labels = {page.locator(f".manage-list [data-action=build][data-square='{i}']").inner_text() for i in (1, 3)}
+        assert labels == {"Build 500 → rent 100", "Build 500 → rent 200"}
+        settle(page)
+        shot(page, screenshots, "p16-build-buttons")
+        page.click(".manage-list [data-action=build][data-square='1']")
+        page.wait_for_function(
+            "document.querySelector(\"svg.board .cell[data-square='1'] .rent-tag\").textContent === '100'"
+        )
