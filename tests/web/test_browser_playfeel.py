@@ -386,16 +386,23 @@ def test_build_buttons_show_cost_and_new_rent(browser: Any, make_server: Any, sc
     server = make_server(dice=dice, deck=deck("bank_dividend"), first_player=0)
     with solo_game(browser, server, "classic", 2) as page:
         deadline = time.monotonic() + 120
-        while not ({1, 3} <= {sq["index"] for sq in game_state(page)["game"]["squares"] if sq["owner"] == 0}
-                   and page.locator("[data-action=roll]").count()):
+        rolls = 0
+
+        def owns_brown() -> bool:
+            return {1, 3} <= {sq["index"] for sq in game_state(page)["game"]["squares"] if sq["owner"] == 0}
+
+        while not (rolls == len(alice) and owns_brown() and page.locator("[data-action=roll]").count()):
             assert time.monotonic() < deadline, game_state(page)["legal"]
             offer = game_state(page)["game"]["offer"]
             if page.locator("[data-panel=offer] [data-action=buy]").count():
                 page.click(f"[data-panel=offer] [data-action={'buy' if offer in (1, 3) else 'decline'}]")
             elif page.locator("[data-panel=auction] [data-action=pass]").count():
                 page.click("[data-panel=auction] [data-action=pass]")
-            elif page.locator("[data-action=roll]").count():
+            elif rolls < len(alice) and page.locator("[data-action=roll]").count():
+                before = game_state(page)["game"]["seq"]
                 page.click("[data-action=roll]")
+                rolls += 1
+                wait_until(lambda before=before: game_state(page)["game"]["seq"] > before)
             else:
                 time.sleep(0.1)
         # The whole group doubles the unbuilt rent, and the board says so in the owner's stripe.
