@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from opolyx.i18n.amounts import format_amount
-from opolyx.i18n.catalog import LANGUAGES, load_catalog, placeholders, translate
+from opolyx.i18n.catalog import LANGUAGES, load_catalog, placeholders, plural_categories, texts, translate
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "src" / "opolyx" / "engine"
@@ -40,7 +40,7 @@ def test_same_keys_as_english(language: str) -> None:
         "missing": sorted(set(en) - set(catalog)),
         "extra": sorted(set(catalog) - set(en)),
     }
-    empty = [k for k, v in catalog.items() if not v.strip()]
+    empty = [k for k, v in catalog.items() if not all(text.strip() for text in texts(v))]
     assert not empty
 
 
@@ -63,6 +63,41 @@ def test_placeholders_match_english(language: str) -> None:
     assert not wrong
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_plural_message_has_every_form_its_language_needs(language: str) -> None:
+    """CLDR says which forms a language tells apart (German: one/other; French, Portuguese, Spanish add
+    many; Chinese: other only): each counted message has exactly those, chosen by its {n}."""
+    en = load_catalog("en")
+    catalog = load_catalog(language)
+    counted = [k for k, v in en.items() if isinstance(v, dict)]
+    assert counted, "no plural messages at all"
+    wrong = {
+        k: sorted(catalog[k]) if isinstance(catalog[k], dict) else "plain text"
+        for k in counted
+        if not isinstance(catalog[k], dict) or set(catalog[k]) != plural_categories(language)
+    }
+    assert not wrong, (sorted(plural_categories(language)), wrong)
+    assert all("n" in placeholders(catalog[k]) for k in counted)
+    # Only counted messages are plural objects, in every language alike.
+    assert {k for k, v in catalog.items() if isinstance(v, dict)} == set(counted)
+
+
+@pytest.mark.parametrize(
+    ("language", "n", "text"),
+    [
+        ("en", 1, "with 1 level"),
+        ("en", 2, "with 2 levels"),
+        ("de", 1, "mit 1 Stufe"),
+        ("fr", 0, "avec 0 niveau"),
+        ("fr", 1_000_000, "avec 1000000 de niveaux"),
+        ("pt", 3, "com 3 níveis"),
+        ("zh", 1, "1 级"),
+    ],
+)
+def test_plural_forms_follow_cldr(language: str, n: int, text: str) -> None:
+    assert translate("square.rent_level", language, n=n) == text
+
+
 def test_every_engine_event_has_a_log_template() -> None:
     en = load_catalog("en")
     missing = sorted(t for t in engine_event_types() if f"log.{t}" not in en)
@@ -74,6 +109,17 @@ def test_the_client_renders_every_engine_event() -> None:
     rendered = set(re.findall(r"^\s+([a-z_]+): \(e\) =>", source, re.M))
     missing = sorted(engine_event_types() - rendered)
     assert not missing
+
+
+def test_the_story_and_the_browser_log_know_the_same_events() -> None:
+    """opolyx story renders events with opolyx.i18n.narrate, the browser with log.js: one table each, the
+    same events (engine events and server notices alike)."""
+    from opolyx.i18n.narrate import RENDER as PYTHON
+
+    source = (WEB / "js" / "log.js").read_text()
+    browser = set(re.findall(r"^\s+([a-z_]+): \(e\) =>", source, re.M))
+    python = set(PYTHON)
+    assert python == browser, {"only in log.js": browser - python, "only in narrate.py": python - browser}
 
 
 def test_every_literal_key_in_the_client_exists() -> None:
@@ -134,3 +180,12 @@ def test_js_amounts_mirror_python() -> None:
     assert format_amount(11250, "zh") == "1.12万"  # an exact binary tie: rounded to even
     assert format_amount(13750, "zh") == "1.38万"
     assert format_amount(9999, "zh") == "9999"
+
+
+def test_the_page_preloads_every_client_module() -> None:
+    """index.html lists every module for modulepreload: without a build step that is what keeps the first
+    load from walking the import graph one round trip at a time."""
+    page = (WEB / "index.html").read_text()
+    listed = set(re.findall(r'<link rel="modulepreload" href="/(js/[^"]+)">', page))
+    shipped = {str(p.relative_to(WEB)) for p in (WEB / "js").rglob("*.js")}
+    assert listed == shipped, {"missing": sorted(shipped - listed), "gone": sorted(listed - shipped)}

@@ -61,6 +61,7 @@ from opolyx.engine import (
 from opolyx.engine.actions import Action, Handler, Options
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.jackpot import JACKPOT_CHOICES
+from opolyx.engine.rent import base_rent
 from opolyx.engine.speed import THIRD_DIE_FACES
 from opolyx.engine.state import (
     Auction,
@@ -258,6 +259,17 @@ class Game(GameState):
             acts.extend(trades.answer_actions(self, seat))
         acts.append({"type": "resign"})
         return acts
+
+    def current_rents(self) -> dict[int, int]:
+        """What landing on each owned street or dealership costs now, before cards, gods and tax (mortgaged
+        squares and utilities, whose rent follows the next roll, are left out). Kept out of ``snapshot`` so
+        saved games and golden replays stay as they are; the server adds it to the board it shows."""
+        out: dict[int, int] = {}
+        for sq in self.board.squares:
+            i = sq.index
+            if self.owner[i] is not None and not self.mortgaged[i] and sq.kind in ("street", "dealership"):
+                out[i] = base_rent(self, i)
+        return out
 
     def snapshot(self) -> dict[str, Any]:
         """The whole public state as JSON-ready data; never the seed, the generator or the deck order."""

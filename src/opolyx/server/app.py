@@ -134,12 +134,14 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     from opolyx.server.accounts import router as accounts_router
+    from opolyx.server.endgame import router as endgame_router
     from opolyx.server.lobby import router as lobby_router
     from opolyx.server.ws import handle_frame
     from opolyx.server.ws import router as ws_router
 
     app.include_router(lobby_router)
     app.include_router(accounts_router)
+    app.include_router(endgame_router)
     app.include_router(ws_router)
 
     # The browser client reads the board tables and its message catalogs as they ship in the package.

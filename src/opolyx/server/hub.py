@@ -224,9 +224,14 @@ class RoomHub:
     # --- views ---------------------------------------------------------------------------------------
 
     def _public(self, snap: JSON | None) -> JSON | None:
-        """The snapshot clients see: seats a bot took over carry the bot's name."""
+        """The snapshot clients see: seats a bot took over carry the bot's name, owned squares their
+        current rent (asked of the engine, so players read it off the board)."""
         if snap is None:
             return None
+        rents = self.game.current_rents() if self.game is not None else {}
+        if rents:
+            squares = [dict(sq, rent=rents[sq["index"]]) if sq["index"] in rents else sq for sq in snap["squares"]]
+            snap = dict(snap, squares=squares)
         swapped = {s.seat: s for s in self.room.seats if s.took_over_at is not None}
         if not swapped:
             return snap

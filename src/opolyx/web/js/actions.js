@@ -1,9 +1,10 @@
 // The action bar: exactly the legal actions the server sent for this seat, grouped into panels.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { sendAction } from './controller.js';
 import { html } from './html.js';
 import { t } from './i18n.js';
-import { money, playerName, seatColor, squareName } from './names.js';
+import { boardSquare, money, playerName, seatColor, squareName } from './names.js';
+import { setPref } from './prefs.js';
 import { setUi, state } from './store.js';
 import { ConfirmButton, Countdown } from './widgets.js';
 
@@ -70,7 +71,38 @@ function CompanyActions({ by, kinds }) {
   return html`<ul class="company-actions">${squares.map((i) => html`<li>
     <span class="sq-label" onClick=${() => setUi({ square: i })}>${squareName(i)}</span>
     <span class="buttons">${rows[i].map((a) => html`<button class="small" data-action=${a.type} data-square=${i}
-      onClick=${act(a)}>${t(`action.${a.type}`)}</button>`)}</span></li>`)}</ul>`;
+      onClick=${act(a)}>${actionLabel(a)}</button>`)}</span></li>`)}</ul>`;
+}
+
+/** A management button's words; a build button says what it costs and the rent it leads to (board data). */
+export function actionLabel(a) {
+  if (a.type === 'build') {
+    const sq = boardSquare(a.square);
+    const view = state.game && state.game.squares[a.square];
+    const rent = sq && sq.rents && view ? sq.rents[view.level + 1] : undefined;
+    if (sq && sq.level_cost && rent !== undefined) return t('action.build_cost', { cost: money(sq.level_cost), rent: money(rent) });
+  }
+  return t(`action.${a.type}`);
+}
+
+/** Enter or P pays, one key for the step that comes back most often (not while typing in a field). */
+function usePayKey(pay) {
+  useEffect(() => {
+    if (!pay) return undefined;
+    const onKey = (e) => {
+      const tag = (e.target && e.target.tagName) || '';
+      if (e.repeat || e.altKey || e.ctrlKey || e.metaKey || ['INPUT', 'TEXTAREA', 'SELECT'].includes(tag)) return;
+      if (tag === 'BUTTON' && e.key === 'Enter') return;
+      if (e.key === 'Enter' || e.key === 'p' || e.key === 'P') { e.preventDefault(); sendAction(stripTemplate(pay)); }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [pay]);
+}
+
+export function AutopayToggle() {
+  return html`<label class="check autopay"><input type="checkbox" name="autopay" checked=${state.prefs.autopay}
+    onChange=${(e) => setPref('autopay', e.target.checked)} /> ${t('settings.autopay')}</label>`;
 }
 
 function PayPanel({ game, by, me }) {
@@ -79,6 +111,8 @@ function PayPanel({ game, by, me }) {
   const mine = d.debtor === me;
   const cash = game.players[d.debtor].cash;
   const to = d.creditors.map((c) => `${playerName(c.seat)} ${money(c.amount)}`).join(', ');
+  const creditor = d.creditors.length === 1 ? playerName(d.creditors[0].seat) : to;
+  usePayKey(mine && by.pay ? by.pay[0] : null);
   return html`<section class="panel pay" data-panel="pay">
     <div class="panel-title">${t(mine ? 'pay.you_owe' : 'pay.owes', { player: playerName(d.debtor), amount: money(d.amount) })}</div>
     <div class="kv">
@@ -89,8 +123,10 @@ function PayPanel({ game, by, me }) {
     </div>
     ${mine && cash < d.amount && html`<div class="hint">${t('pay.short', { amount: money(d.amount - cash) })}</div>`}
     ${mine && html`<${CompanyActions} by=${by} kinds=${['sell', 'mortgage']} />`}
+    ${mine && by.pay && html`<button class="primary big pay-now" data-action="pay" autofocus onClick=${act(by.pay[0])}>
+      ${t('action.pay_to', { amount: money(d.amount), to: creditor })}<kbd>${t('pay.key_hint')}</kbd></button>`}
+    ${mine && html`<${AutopayToggle} />`}
     ${mine && html`<div class="buttons">
-      ${by.pay && html`<button class="primary" data-action="pay" onClick=${act(by.pay[0])}>${t('action.pay', { amount: money(d.amount) })}</button>`}
       ${by.propose_trade && html`<button data-action="trade" onClick=${() => setUi({ trade: { to: null } })}>${t('action.trade')}</button>`}
       ${by.declare_bankruptcy && html`<${ConfirmButton} cls="danger" label=${t('action.declare_bankruptcy')}
         confirm=${t('pay.bankruptcy_confirm')} onClick=${act(by.declare_bankruptcy[0])} />`}
@@ -121,9 +157,12 @@ function JackpotPanel({ by }) {
 function BusPanel({ by, game }) {
   const [d1, d2] = game.dice;
   const steps = { sum: d1 + d2, first: d1, second: d2 };
+  // On a double (1+1) the first and the second die go equally far: offer that move once.
+  const shown = new Set();
+  const choices = by.choose_bus.filter((a) => !shown.has(steps[a.use]) && shown.add(steps[a.use]));
   return html`<section class="panel bus" data-panel="bus">
     <div class="panel-title">${t('bus.title')}</div>
-    <div class="buttons">${by.choose_bus.map((a) => html`<button data-action="choose_bus" data-use=${a.use}
+    <div class="buttons">${choices.map((a) => html`<button data-action="choose_bus" data-use=${a.use}
       onClick=${act(a)}>${t(`bus.${a.use}`, { steps: steps[a.use] })}</button>`)}</div></section>`;
 }
 
@@ -152,14 +191,14 @@ function JailPanel({ by, player }) {
     </div></section>`;
 }
 
+const MANAGE_KINDS = ['build', 'sell', 'mortgage', 'redeem', 'pay_murabaha'];
+
+/** Opens the list of management actions under the buttons (so opening it never moves Roll). */
 function ManageToggle({ by }) {
-  const kinds = ['build', 'sell', 'mortgage', 'redeem', 'pay_murabaha'];
-  const count = kinds.reduce((n, k) => n + (by[k] ? by[k].length : 0), 0);
+  const count = MANAGE_KINDS.reduce((n, k) => n + (by[k] ? by[k].length : 0), 0);
   if (!count) return null;
   const open = state.ui.manage;
-  return html`<div class="manage">
-    <button class="ghost" data-action="manage" onClick=${() => setUi({ manage: !open })}>${t('action.manage')} (${count}) ${open ? '▴' : '▾'}</button>
-    ${open && html`<${CompanyActions} by=${by} kinds=${kinds} />`}</div>`;
+  return html`<button class="ghost" data-action="manage" aria-expanded=${!!open} onClick=${() => setUi({ manage: !open })}>${t('action.manage')} (${count}) ${open ? '▴' : '▾'}</button>`;
 }
 
 export function ActionBar() {
@@ -170,7 +209,10 @@ export function ActionBar() {
   const player = me !== null && me !== undefined ? game.players[me] : null;
   const actor = (game.pending || []).find((p) => p.decision !== 'trade');
   const panels = [];
-  if (game.over) return html`<div class="action-bar" data-testid="action-bar"><div class="muted">${t('over.title')}</div></div>`;
+  if (game.over) {
+    return html`<div class="action-bar" data-testid="action-bar"><div class="turn-line">${t('over.title')}
+      <button class="primary" data-action="results" onClick=${() => setUi({ hideOver: false })}>${t('over.results')}</button></div></div>`;
+  }
   if (game.phase === 'buy' && game.offer !== null) panels.push(html`<${OfferPanel} game=${game} by=${by} />`);
   if (game.auction) panels.push(html`<${AuctionPanel} game=${game} by=${by} />`);
   if (game.debt) panels.push(html`<${PayPanel} game=${game} by=${by} me=${me} />`);
@@ -179,7 +221,9 @@ export function ActionBar() {
   if (by.teleport) panels.push(html`<${TeleportPanel} by=${by} />`);
   if (by.pay_bail || by.jail_roll) panels.push(html`<${JailPanel} by=${by} player=${player} />`);
   const myTurnClock = actor && actor.seat === me ? deadlineFor('turn', me) : null;
-  return html`<div class="action-bar" data-testid="action-bar">
+  return html`<div class=${`action-bar ${state.stale ? 'stale' : ''}`} data-testid="action-bar" data-stale=${state.stale}>
+    ${state.stale && html`<div class="paused" role="status" data-testid="paused">${t('conn.paused')}</div>`}
+    <fieldset class="acting" disabled=${state.stale}>
     <div class="turn-line">
       ${actor && html`<span><i class="dot" style=${`background:${seatColor(actor.seat)}`}></i>
         ${actor.seat === me ? t(`you.${actor.decision}`) : t(`decision.${actor.decision}`, { player: playerName(actor.seat) })}</span>`}
@@ -195,5 +239,7 @@ export function ActionBar() {
       ${by.resign && html`<${ConfirmButton} cls="ghost small resign" label=${t('action.resign')} confirm=${t('action.resign_confirm')}
         onClick=${act(by.resign[0])} />`}
     </div>
+    ${!game.debt && state.ui.manage && html`<div class="manage-list"><${CompanyActions} by=${by} kinds=${MANAGE_KINDS} /></div>`}
+    </fieldset>
   </div>`;
 }

@@ -31,4 +31,5 @@ export const leaveRoom = (id) => req('POST', `/api/rooms/${encodeURIComponent(id
 export const addBot = (id, strength) => req('POST', `/api/rooms/${encodeURIComponent(id)}/bots`, { strength });
 export const removeBot = (id, seat) => req('DELETE', `/api/rooms/${encodeURIComponent(id)}/bots/${seat}`);
 export const startGame = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/start`);
+export const rematch = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`);
 export const getJson = (path) => req('GET', path);

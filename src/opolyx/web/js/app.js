@@ -11,7 +11,34 @@ import { ReplayScreen } from './screens/replay.js';
 import { RoomScreen } from './screens/room.js';
 import { SignInScreen } from './screens/signin.js';
 import { StartScreen } from './screens/start.js';
+import { alertText, askNotify } from './alerts.js';
+import { setPref } from './prefs.js';
+import { play } from './sounds.js';
 import { useStore } from './store.js';
+
+/** A speaker, with waves when sound is on and a cross when muted (drawn, so every system shows it). */
+function SpeakerIcon({ on }) {
+  return html`<svg class="speaker" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+    <path d="M3 9h4l5-4v14l-5-4H3z" />
+    ${on ? html`<path class="wave" d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" />`
+      : html`<path class="wave" d="M16 9l6 6M22 9l-6 6" />`}</svg>`;
+}
+
+function Settings({ s }) {
+  const toggleSound = () => { setPref('sound', !s.prefs.sound); if (!s.prefs.sound) play('turn'); };
+  const toggleNotify = async (e) => setPref('notify', e.target.checked && (await askNotify()));
+  return html`<button class="ghost icon sound" data-action="sound" aria-pressed=${s.prefs.sound}
+      title=${t(s.prefs.sound ? 'settings.sound_on' : 'settings.sound_off')} aria-label=${t(s.prefs.sound ? 'settings.sound_on' : 'settings.sound_off')}
+      onClick=${toggleSound}><${SpeakerIcon} on=${s.prefs.sound} /></button>
+    <details class="settings">
+      <summary aria-label=${t('settings.title')} title=${t('settings.title')}>⚙</summary>
+      <div class="settings-menu">
+        <label class="check"><input type="checkbox" name="sound" checked=${s.prefs.sound} onChange=${toggleSound} /> ${t('settings.sound_on')}</label>
+        <label class="check"><input type="checkbox" name="notify" checked=${s.prefs.notify} onChange=${toggleNotify} /> ${t('settings.notify')}</label>
+        <label class="check"><input type="checkbox" name="autopay" checked=${s.prefs.autopay} onChange=${(e) => setPref('autopay', e.target.checked)} /> ${t('settings.autopay')}</label>
+      </div>
+    </details>`;
+}
 
 function Header({ s }) {
   return html`<header class="top">
@@ -23,6 +50,7 @@ function Header({ s }) {
       <a href="#/leaderboard" data-nav="leaderboard">${t('nav.leaderboard')}</a>
       <a href="#/progression" data-nav="progression">${t('nav.progression')}</a>
     </nav>
+    <${Settings} s=${s} />
     ${s.user && html`<a class="me" href="#/profile" data-nav="profile" title=${t('nav.profile')}>${s.user.nickname}</a>`}
     <select class="lang" aria-label=${t('start.language')} data-testid="language" value=${s.lang}
       onChange=${(e) => changeLanguage(e.target.value)}>
@@ -48,6 +76,7 @@ export function App() {
   return html`<div class=${`app screen-${s.screen} lang-${s.lang}`}>
     <${Header} s=${s} />
     ${screen}
+    ${s.alert && html`<div class="toast alert" role="alert" data-testid="alert">${alertText(s.alert)}</div>`}
     ${s.toast && html`<div class=${`toast ${s.toast.kind}`} role="status">${s.toast.text}</div>`}
   </div>`;
 }

@@ -34,7 +34,7 @@ function bandRect(g) {
 }
 
 function ownerRect(g) {
-  const k = 9;
+  const k = 16;
   switch (g.side) {
     case 'bottom': return { x: g.x, y: g.y + g.h - k, w: g.w, h: k };
     case 'top': return { x: g.x, y: g.y, w: g.w, h: k };
@@ -57,27 +57,60 @@ function textBox(g, hasBand) {
 }
 
 const CJK = /[\u3000-\u9fff]/;
+let measurer = null;
+let family = '';
+const widths = new Map();
 
-/** Greedy word wrap for SVG text; CJK text wraps by character. */
+/** The width of `text` in the board's bold face at `size`: measured on a canvas, estimated without one. */
+function textWidth(text, size) {
+  if (measurer === null) {
+    try { measurer = document.createElement('canvas').getContext('2d') || false; } catch { measurer = false; }
+  }
+  if (!measurer) return [...text].length * size * (CJK.test(text) ? 1 : 0.62);
+  const key = `${size}|${text}`;
+  if (!widths.has(key)) {
+    family ||= getComputedStyle(document.documentElement).fontFamily || 'sans-serif';
+    measurer.font = `600 ${size}px ${family}`;
+    widths.set(key, measurer.measureText(text).width);
+  }
+  return widths.get(key);
+}
+
+/** Greedy word wrap for SVG text, by measured width; CJK text wraps by character. */
 export function wrap(text, width, size, maxLines = 3) {
-  const unit = CJK.test(text) ? size : size * 0.56;
-  const per = Math.max(3, Math.floor(width / unit));
-  const words = CJK.test(text) && !text.includes(' ') ? [...text] : text.split(/\s+/);
-  const sep = CJK.test(text) && !text.includes(' ') ? '' : ' ';
+  const cjk = CJK.test(text) && !text.includes(' ');
+  const words = cjk ? [...text] : text.split(/\s+/);
+  const sep = cjk ? '' : ' ';
+  const fits = (s) => textWidth(s, size) <= width;
   const lines = [];
   let line = '';
   for (const w of words) {
     const next = line ? line + sep + w : w;
-    if (next.length <= per || !line) line = next;
+    if (fits(next) || !line) line = next;
     else { lines.push(line); line = w; }
   }
   if (line) lines.push(line);
+  const cut = (l) => {
+    let out = l;
+    while (out.length > 1 && !fits(`${out}…`)) out = out.slice(0, -1);
+    return `${out}…`;
+  };
   if (lines.length > maxLines) {
     const kept = lines.slice(0, maxLines);
-    kept[maxLines - 1] = `${kept[maxLines - 1].slice(0, per - 1)}…`;
+    kept[maxLines - 1] = cut(kept[maxLines - 1]);
     return kept;
   }
-  return lines.map((l) => (l.length > per + 1 ? `${l.slice(0, per)}…` : l));
+  return lines.map((l) => (fits(l) ? l : cut(l)));
+}
+
+/** Lines and font size that show `text` whole in `width` × `maxLines`, shrinking the font down to `min`
+ * before anything is cut (long names such as "Midnight Towers" or German's "Einkommensteuer"). */
+export function fit(text, width, size, maxLines, min = 9) {
+  for (let s = size; s >= min; s -= 1) {
+    const lines = wrap(text, width, s, maxLines);
+    if (!lines.some((l) => l.endsWith('…'))) return { lines, size: s };
+  }
+  return { lines: wrap(text, width, min, maxLines), size: min };
 }
 
 function Lines({ lines, x, y, size, cls }) {
@@ -114,7 +147,7 @@ function Car({ x, y }) {
 function Corner({ i, g, sq }) {
   const name = squareName(i);
   const cls = `corner corner-${sq.kind}`;
-  const lines = wrap(name, g.w - 20, 20, 3);
+  const { lines } = fit(name, g.w - 20, 20, 3, 14);
   const mid = g.y + g.h / 2 - ((lines.length - 1) * 22) / 2 + 6;
   const glyph = { start: '➜', jail: '▦', go_to_jail: '⚑', corner_20: '★' }[sq.kind] || '';
   return html`<g class=${cls}>
@@ -144,30 +177,34 @@ function Cell({ i, sq, view, me, picking, highlight }) {
   const horizontal = g.side === 'left' || g.side === 'right';
   const name = squareName(i);
   const sub = squareSubname(i);
-  const size = horizontal ? 15 : 13;
-  const lines = wrap(name, box.w - 8, size, sub ? 2 : 3);
-  const cx = box.x + box.w / 2;
-  const top = box.y + (horizontal ? 20 : 22);
+  const { lines, size } = fit(name, box.w - (horizontal ? 22 : 8), horizontal ? 15 : 13, sub ? 2 : 3);
+  // Keep clear of the owner's stripe on the outer edge: below it on the top row, beside it on the sides.
+  const cx = box.x + box.w / 2 + (g.side === 'left' ? 8 : g.side === 'right' ? -8 : 0);
+  const top = box.y + (horizontal ? 20 : g.side === 'top' ? 32 : 22);
   const owner = view && view.owner;
   const oRect = owner !== null && owner !== undefined ? ownerRect(g) : null;
   const priceText = sq.price ? money(sq.price) : sq.tax ? money(sq.tax) : '';
   const glyph = sq.kind === 'event' ? '?' : sq.kind === 'utility' ? 'ϟ' : sq.kind === 'tax' ? '%' : '';
   const mine = owner === me && me !== null && me !== undefined;
+  const glyphY = sq.kind === 'utility' ? box.y + box.h - (horizontal ? 12 : 34) : box.y + box.h / 2 + (horizontal ? 12 : 14);
+  const glyphSize = sq.kind === 'utility' ? 22 : horizontal ? 30 : 34;
   return html`<g class=${`cell kind-${sq.kind} ${picking ? 'pickable' : ''} ${highlight ? 'hl' : ''} ${mine ? 'mine' : ''}`}
       data-square=${i} onClick=${onClick}>
     <rect class="sq-bg" x=${g.x} y=${g.y} width=${g.w} height=${g.h}
-      style=${oRect ? `fill: color-mix(in srgb, ${seatColor(owner)} 14%, #fbf8ef)` : ''} />
+      style=${oRect ? `fill: color-mix(in srgb, ${seatColor(owner)} 30%, #fbf8ef)` : ''} />
+    <title>${hoverText(i, sq, view)}</title>
     ${band && html`<rect class="band" x=${band.x} y=${band.y} width=${band.w} height=${band.h} fill=${GROUP_COLORS[sq.group] || '#999'} />`}
     ${band && html`<${Levels} band=${band} level=${view ? view.level : 0} vertical=${horizontal} />`}
-    ${glyph && html`<text class="glyph" x=${cx} y=${box.y + box.h / 2 + (horizontal ? 12 : 14)} font-size=${horizontal ? 30 : 34} text-anchor="middle">${glyph}</text>`}
+    ${glyph && html`<text class=${`glyph ${sq.kind === 'utility' ? 'glyph-small' : ''}`} x=${sq.kind === 'utility' && horizontal ? cx - 36 : cx} y=${glyphY} font-size=${glyphSize} text-anchor="middle">${glyph}</text>`}
     <${Lines} lines=${lines} x=${cx} y=${top} size=${size} cls="sq-name" />
     ${sub && html`<text class="sq-sub" x=${cx} y=${top + lines.length * size * 1.12 + 2} font-size="12" text-anchor="middle">${sub}</text>`}
     ${priceText && html`<text class="sq-price" x=${cx} y=${box.y + box.h - (horizontal ? 8 : 14)} font-size="13" text-anchor="middle">${priceText}</text>`}
     ${oRect && html`<rect class="owner" x=${oRect.x} y=${oRect.y} width=${oRect.w} height=${oRect.h} fill=${seatColor(owner)} />`}
+    ${view && view.rent && !view.mortgaged && html`<${RentTag} g=${g} rect=${oRect} rent=${view.rent} />`}
     ${view && view.mortgaged && html`<g class="mortgaged">
       <rect x=${g.x} y=${g.y} width=${g.w} height=${g.h} fill="url(#hatch)" />
-      <circle cx=${cx} cy=${box.y + box.h / 2} r="17" />
-      <text x=${cx} y=${box.y + box.h / 2 + 6} font-size="16" text-anchor="middle">${view.mortgage_rounds_left ?? 'M'}</text>
+      <rect class="mortgage-tag" x=${cx - 22} y=${box.y + box.h / 2 - 12} width="44" height="22" rx="3" />
+      <text x=${cx} y=${box.y + box.h / 2 + 4} font-size="13" text-anchor="middle">${view.mortgage_rounds_left !== undefined ? `M·${view.mortgage_rounds_left}` : 'M'}</text>
       <title>${t('game.mortgaged')}</title></g>`}
     ${view && view.murabaha && html`<text class="murabaha-mark" x=${g.x + 6} y=${g.y + g.h - 12} font-size="12">◷</text>`}
     ${cardHolders(i).map((c, k) => html`<text class=${`card-mark rarity-${c.rarity}`} data-card-seat=${c.seat}
@@ -175,7 +212,44 @@ function Cell({ i, sq, view, me, picking, highlight }) {
   </g>`;
 }
 
-export const TOKEN_R = 11;
+/** The square's current rent, written in the owner's stripe (the server adds it to owned squares). */
+function RentTag({ g, rect, rent }) {
+  if (!rect) return null;
+  const vertical = g.side === 'left' || g.side === 'right';
+  const x = rect.x + rect.w / 2;
+  const y = rect.y + rect.h / 2;
+  return html`<text class="rent-tag" x=${x} y=${y + 4.5} font-size="12.5" text-anchor="middle"
+    transform=${vertical ? `rotate(${g.side === 'left' ? 90 : -90} ${x} ${y})` : ''}>${money(rent)}</text>`;
+}
+
+/** What hovering (or a long press on) a square says: its name, owner and current rent. */
+function hoverText(i, sq, view) {
+  const parts = [squareName(i)];
+  if (view && view.owner !== null && view.owner !== undefined) {
+    parts.push(`${t('square.owner')}: ${playerName(view.owner)}`);
+    if (view.mortgaged) parts.push(t('game.mortgaged'));
+    else if (view.rent) parts.push(t('square.rent_now', { amount: money(view.rent) }));
+  }
+  if (sq.kind === 'utility' && state.board) parts.push(t('square.rent_dice', { a: state.board.utility_multipliers[0], b: state.board.utility_multipliers[1] }));
+  return parts.join('\n');
+}
+
+/** The letters on a token: a person's initial (two letters when two people share one), a bot's number. */
+export function tokenLabels(players) {
+  const initial = (p) => (p.name || '?').trim().slice(0, 1).toUpperCase();
+  const bot = (p) => /^Bot (\d+)/.exec(p.name || '');
+  const counts = {};
+  for (const p of players) if (!bot(p)) counts[initial(p)] = (counts[initial(p)] || 0) + 1;
+  const out = {};
+  for (const p of players) {
+    const b = bot(p);
+    if (b) out[p.seat] = `B${b[1]}`;
+    else out[p.seat] = counts[initial(p)] > 1 ? (p.name || '?').trim().slice(0, 2) : initial(p);
+  }
+  return out;
+}
+
+export const TOKEN_R = 14;
 
 /**
  * Where the k-th token on a square stands. Tokens keep clear of the square's name: on the short squares
@@ -186,28 +260,29 @@ export function tokenSpot(square, k, inJail) {
   const g = geometry(square);
   if (g.side === 'corner') {
     if (square === 10 && inJail) {
-      return { x: g.x + [118, 142, 118, 142, 118, 142][k % 6], y: g.y + [18, 18, 42, 42, 66, 66][k % 6] };
+      return { x: g.x + [116, 144, 116, 144, 116, 144][k % 6], y: g.y + [20, 20, 48, 48, 76, 76][k % 6] };
     }
-    const dx = [-50, -25, 0, 25, 50, 0][k % 6];
-    return { x: g.x + g.w / 2 + dx, y: g.y + g.h - (k === 5 ? 38 : 15) };
+    const dx = [-60, -30, 0, 30, 60, 0][k % 6];
+    return { x: g.x + g.w / 2 + dx, y: g.y + g.h - (k === 5 ? 48 : 18) };
   }
   const horizontal = g.side === 'left' || g.side === 'right';
   const box = textBox(g, true);
   const cx = box.x + box.w / 2;
   if (horizontal) {
     // Beside the price (up to about 50 units wide, centred), two on each side; two more above them.
-    const dx = [-40, 40, -58, 58, -40, 40][k % 6];
-    const y = box.y + box.h - 14 - (k >= 4 ? 22 : 0);
+    const dx = [-46, 46, -46, 46, -18, 18][k % 6];
+    const y = box.y + box.h - 16 - (k >= 2 ? 29 : 0);
     return { x: cx + dx, y };
   }
   // Short squares: a row of three just above the price, a second row above it.
   const row = box.y + box.h - 42;
-  return { x: cx + [-24, 0, 24, -24, 0, 24][k % 6], y: row - (k >= 3 ? 23 : 0) };
+  return { x: cx + [-25, 0, 25, -25, 0, 25][k % 6], y: row - (k >= 3 ? 29 : 0) };
 }
 
 function Tokens({ game }) {
   const bySquare = {};
   const out = [];
+  const labels = tokenLabels(game.players);
   for (const p of game.players) {
     if (p.out) continue;
     const pos = state.tokens[p.seat] ?? p.position;
@@ -217,7 +292,7 @@ function Tokens({ game }) {
     const active = game.turn === p.seat && !game.over;
     out.push(html`<g class=${`token ${active ? 'active' : ''}`} data-seat=${p.seat} transform=${`translate(${x} ${y})`}>
       <circle r=${TOKEN_R} fill=${seatColor(p.seat)} />
-      <text y="4.5" font-size="12" text-anchor="middle">${(p.name || '?').slice(0, 1).toUpperCase()}</text>
+      <text y="4.5" font-size=${labels[p.seat].length > 1 ? 11 : 13} text-anchor="middle">${labels[p.seat]}</text>
     </g>`);
   }
   return out;
@@ -240,7 +315,8 @@ function Center({ game }) {
       ${t(`mode.${game.mode}.name`)} · ${t('game.round_of', { round: game.round, limit: rules.round_limit })}
     </text>
     ${game.rent_tax_percent > 0 && html`<text class="center-tax" x=${mid} y=${C + 160} text-anchor="middle" font-size="20">${t('game.rent_tax', { percent: game.rent_tax_percent })}</text>`}
-    <g transform=${`translate(${mid} ${mid - 10})`}><${Dice} dice=${shownDice(game)} event=${state.lastDice} /></g>
+    <g transform=${`translate(${mid} ${mid - 10})`}><${Dice} key=${state.lastDice ? state.lastDice.seq : 0} dice=${shownDice(game)} event=${state.lastDice}
+      rolling=${!!state.lastDice && state.lastDice.seq >= state.seq} /></g>
     ${!game.over && actor && html`<g class="center-turn">
       <circle cx=${mid - 150} cy=${mid + 110} r="14" fill=${seatColor(actor.seat)} />
       <text x=${mid - 126} y=${mid + 118} font-size="26">${t(`decision.${actor.decision}`, { player: playerName(actor.seat) })}</text>

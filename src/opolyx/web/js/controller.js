@@ -6,6 +6,11 @@ import { RoomSocket } from './socket.js';
 import { set, setUi, state } from './store.js';
 import { feedAnimation, resetTokens } from './animate.js';
 import { accountRoute } from './account_flow.js';
+import { checkAlerts, clearAlerts } from './alerts.js';
+import { checkAutopay } from './autopay.js';
+import { cashFloats } from './feel.js';
+import { loadPrefs } from './prefs.js';
+import { play, soundsFor } from './sounds.js';
 
 let socket = null;
 let lobbyTimer = null;
@@ -21,16 +26,19 @@ const LOG_LIMIT = 400;
 export async function boot() {
   const stored = localStorage.getItem('opolyx.lang');
   const lang = await loadLanguage(stored || guessLanguage());
-  set({ lang });
+  set({ lang, prefs: loadPrefs() });
   api.getJson('/data/rules/modes.json').then((modes) => set({ modes })).catch(() => {});
   api.getJson('/data/rules/cards.json').then((c) => set({ cards: c.cards })).catch(() => {});
-  try {
-    const user = await api.getSession();
-    set({ user });
-    if (!stored && user.language && user.language !== lang) await changeLanguage(user.language, false);
-  } catch {
-    set({ user: null });
-  }
+  // Only someone who signed in before can have a session: a first visit asks nothing (no 401 to log).
+  if (localStorage.getItem('opolyx.nickname') !== null) {
+    try {
+      const user = await api.getSession();
+      set({ user });
+      if (!stored && user.language && user.language !== lang) await changeLanguage(user.language, false);
+    } catch {
+      set({ user: null });
+    }
+  } else set({ user: null });
   window.addEventListener('hashchange', route);
   route();
 }
@@ -79,6 +87,7 @@ export async function changeLanguage(code, persist = true) {
   const lang = await loadLanguage(code);
   localStorage.setItem('opolyx.lang', lang);
   set({ lang });
+  checkAlerts();
   if (persist && state.user) {
     api.startSession(state.user.nickname, lang).then((r) => set({ user: r.user })).catch(() => {});
   }
@@ -173,6 +182,7 @@ function leaveRoomScreen() {
   if (socket) socket.close();
   socket = null;
   clearTimeout(syncTimer);
+  clearAlerts();
   if (state.roomId) set({ roomId: null, room: null, game: null, you: null, legal: [], deadlines: [], log: [], chat: [] });
 }
 
@@ -184,7 +194,12 @@ function openRoom(id) {
     screen: 'room', roomId: id, room: null, game: null, you: null, board: null, seq: 0, legal: [],
     deadlines: [], chat: [], log: [], lastDice: null, ui: { tab: 'log' },
   });
-  socket = new RoomSocket(id, { onFrame, onStatus: (conn) => set({ conn }) });
+  socket = new RoomSocket(id, { onFrame, onStatus });
+}
+
+/** A dropped socket makes what is on screen stale: acting waits until a fresh snapshot is back. */
+function onStatus(conn) {
+  set(conn === 'online' ? { conn } : { conn, stale: true });
 }
 
 export async function roomCommand(kind, ...args) {
@@ -206,7 +221,7 @@ export async function roomCommand(kind, ...args) {
 }
 
 export function sendAction(action) {
-  if (!socket) return;
+  if (!socket || state.stale) return;
   socket.send({ type: 'action', action });
 }
 
@@ -250,7 +265,10 @@ function onFrame(frame) {
     case 'snapshot': {
       syncInFlight = false;
       const game = frame.game;
-      set({
+      const floats = cashFloats(state.game, game);
+      if (game && game.over && state.game && !state.game.over && state.you && game.result
+        && game.result.placements[0] && game.result.placements[0].seat === state.you.seat) play('win');
+      set({ stale: false, floats,
         room: frame.room, you: frame.you, game, seq: frame.seq, legal: frame.legal || [],
         deadlines: deadlinesWithEnds(frame.deadlines), chat: frame.chat || state.chat,
         progression: frame.progression || null,
@@ -262,6 +280,8 @@ function onFrame(frame) {
         feedAnimation(game, []);
       }
       if (state.syncAgain || (state.pendingSeq && state.pendingSeq > frame.seq)) requestSync();
+      checkAlerts();
+      checkAutopay();
       break;
     }
     case 'events': {
@@ -270,6 +290,7 @@ function onFrame(frame) {
       const dice = [...frame.events].reverse().find((e) => e.type === 'dice_rolled');
       if (dice) patch.lastDice = { ...dice, seq: frame.seq };
       if (frame.game) {
+        patch.floats = cashFloats(state.game, frame.game);
         patch.game = frame.game;
         patch.seq = frame.seq;
       } else if (state.game) {
@@ -281,6 +302,9 @@ function onFrame(frame) {
       set(patch);
       pushLog(frame.seq, frame.events);
       feedAnimation(state.game, frame.events);
+      soundsFor(frame.events);
+      checkAlerts();
+      checkAutopay();
       break;
     }
     case 'notice':

@@ -29,10 +29,23 @@ export function currentLanguage() { return lang; }
 
 export function has(key) { return key in catalog || key in fallback; }
 
-/** The message `key` with `{name}` placeholders filled from `params`. */
+const pluralRules = {};
+
+/** The CLDR plural category of `n` in the current language (the same rules Babel applies in Python). */
+export function pluralForm(n, code = lang) {
+  pluralRules[code] ||= new Intl.PluralRules(code === 'zh' ? 'zh-CN' : code);
+  return pluralRules[code].select(Number(n));
+}
+
+/** The message `key` with `{name}` placeholders filled from `params`; a counted message (an object of plural
+ * forms in the catalog) takes the form that fits `params.n`. */
 export function t(key, params) {
-  let text = catalog[key] ?? fallback[key];
+  let text = key in catalog ? catalog[key] : fallback[key];
   if (text === undefined) return key;
+  if (typeof text === 'object') {
+    const n = params && params.n;
+    text = (typeof n === 'number' && text[pluralForm(n, key in catalog ? lang : 'en')]) || text.other;
+  }
   if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (params[name] ?? m));
   return text;
 }

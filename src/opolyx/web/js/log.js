@@ -1,5 +1,5 @@
 // The game log: each structured event rendered in the viewer's language from the catalogs.
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { html } from './html.js';
 import { t } from './i18n.js';
 import { cardName, modeName, money, playerName, seatColor, squareName } from './names.js';
@@ -35,7 +35,7 @@ const RENDER = {
   triples_rolled: (e) => ['log.triples_rolled', { player: P(e.seat) }],
   third_doubles: (e) => ['log.third_doubles', { player: P(e.seat) }],
   x_jump: (e) => ['log.x_jump', { player: P(e.seat), square: S(e.square) }],
-  bus_chosen: (e) => ['log.bus_chosen', { player: P(e.seat), steps: e.steps }],
+  bus_chosen: (e) => ['log.bus_chosen', { player: P(e.seat), n: e.steps }],
   teleported: (e) => ['log.teleported', { player: P(e.seat), square: S(e.to) }],
   cash_received: (e) => [`log.cash_received.${e.reason}`, { player: P(e.seat), amount: M(e.amount), card: e.card ? cardName(e.card) : '' }],
   jailed: (e) => [`log.jailed.${e.reason}`, { player: P(e.seat) }],
@@ -77,7 +77,7 @@ const RENDER = {
   sold: (e) => [e.auto ? 'log.sold.auto' : 'log.sold', { player: P(e.seat), square: S(e.square), level: e.level, amount: M(e.refund) }],
   mortgaged: (e) => [e.auto ? 'log.mortgaged.auto' : 'log.mortgaged', { player: P(e.seat), square: S(e.square), amount: M(e.value) }],
   redeemed: (e) => ['log.redeemed', { player: P(e.seat), square: S(e.square), amount: M(e.cost) }],
-  mortgage_ticked: (e) => ['log.mortgage_ticked', { player: P(e.seat), square: S(e.square), rounds: e.rounds_left }],
+  mortgage_ticked: (e) => ['log.mortgage_ticked', { player: P(e.seat), square: S(e.square), n: e.rounds_left }],
   mortgage_expired: (e) => ['log.mortgage_expired', { player: P(e.seat), square: S(e.square) }],
   trade_proposed: (e) => ['log.trade_proposed', { from: P(e.from), to: P(e.to), give: sideText(e.give), take: sideText(e.take) }],
   trade_accepted: (e) => ['log.trade_accepted', { from: P(e.from), to: P(e.to), give: sideText(e.give), take: sideText(e.take) }],
@@ -90,6 +90,8 @@ const RENDER = {
   bot_took_over: (e) => ['log.bot_took_over', {
     player: e.name || P(e.seat), bot: t('player.bot_name', { n: e.bot.number, strength: t(`strength.${e.bot.strength}`) }),
   }],
+  // A server notice: a player of this finished game opened the rematch room.
+  rematch: (e) => ['log.rematch', { player: P(e.seat) }],
   turn_timed_out: (e) => ['log.turn_timed_out', { player: P(e.seat), missed: e.missed }],
   game_over: (e) => [`log.game_over.${e.reason}`, { player: P(e.winner), round: e.round }],
 };
@@ -107,14 +109,23 @@ export function describe(ev) {
 
 export const QUIET = new Set(['turn_started', 'moved', 'purchase_offered', 'pay_step_started', 'roll_again']);
 
+/** Whether a scrolled list sits at (or within a line of) its bottom: then it keeps following new lines. */
+function atBottom(el) {
+  return el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+}
+
 export function GameLog() {
   const ref = useRef(null);
+  const follow = useRef(true);
   const entries = state.log;
-  useEffect(() => {
+  const last = entries.length ? entries[entries.length - 1].id : 0;
+  // Follow the newest entry (keyed by its id: the log is capped, so its length stops changing late in a
+  // game), unless the reader scrolled up to read back; scrolling to the bottom again resumes following.
+  useLayoutEffect(() => {
     const el = ref.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [entries.length, state.lang]);
-  return html`<ol class="game-log" ref=${ref} data-testid="log">
+    if (el && follow.current) el.scrollTop = el.scrollHeight;
+  }, [last, state.lang]);
+  return html`<ol class="game-log" ref=${ref} data-testid="log" onScroll=${(e) => { follow.current = atBottom(e.currentTarget); }}>
     ${entries.length === 0 && html`<li class="muted">${t('log.empty')}</li>`}
     ${entries.map(({ id, ev }) => {
       const seat = ev.seat ?? ev.debtor ?? ev.from;

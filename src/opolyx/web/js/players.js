@@ -5,7 +5,31 @@ import { t } from './i18n.js';
 import { GROUP_COLORS, boardSquare, displayName, money, playerName, seatColor, squareName, squareSubname } from './names.js';
 import { setUi, state } from './store.js';
 import { Modal } from './widgets.js';
-import { GameOverXp } from './xp_gameover.js';
+import { floatsOf } from './feel.js';
+import { actionLabel } from './actions.js';
+import { tokenLabels } from './board.js';
+
+/** Cash flying in (+) or out (−) of a seat's money for a moment after each change. */
+export function Floats({ seat }) {
+  return floatsOf(seat).map((f) => html`<span key=${f.id} class=${`float ${f.delta > 0 ? 'gain' : 'loss'}`} aria-hidden="true">
+    ${f.delta > 0 ? '+' : '−'}${money(Math.abs(f.delta))}</span>`);
+}
+
+/** Every seat's cash in one compact line, always on screen on a phone (the panels sit behind a tab there). */
+export function MoneyStrip() {
+  const game = state.game;
+  if (!game) return null;
+  const me = state.you ? state.you.seat : null;
+  const order = game.order || game.players.map((p) => p.seat);
+  const labels = tokenLabels(game.players);
+  return html`<div class="money-strip" data-testid="money-strip" aria-label=${t('game.cash_strip')}>${order.map((seat) => {
+    const p = game.players[seat];
+    return html`<button class=${`money-chip ${game.turn === seat && !game.over ? 'turn' : ''} ${p.out ? 'out' : ''} ${seat === me ? 'me' : ''}`}
+        data-seat=${seat} style=${`--seat:${seatColor(seat)}`} title=${displayName(p.name, p.bot)} onClick=${() => setUi({ tab: 'players' })}>
+      <i class="token-mark" style=${`background:${seatColor(seat)}`}>${labels[seat]}</i>
+      <b data-cash>${money(p.cash)}</b><${Floats} seat=${seat} /></button>`;
+  })}</div>`;
+}
 
 function connected(seat) {
   const room = state.room;
@@ -46,7 +70,7 @@ export function PlayerPanels() {
         ${!p.bot && !connected(seat) && html`<span class="badge warn">${t('player.offline')}</span>`}
       </div>
       <div class="player-money">
-        <span title=${t('player.cash')}><small>${t('player.cash')}</small> <b data-cash>${money(p.cash)}</b></span>
+        <span class="cash" title=${t('player.cash')}><small>${t('player.cash')}</small> <b data-cash>${money(p.cash)}</b><${Floats} seat=${seat} /></span>
         <span title=${t('player.net_worth')}><small>${t('player.net_worth')}</small> ${money(p.net_worth)}</span>
       </div>
       <div class="player-flags">
@@ -86,24 +110,9 @@ export function SquareDetail() {
       <td>${k === 0 ? t('square.rent_base') : t('square.rent_level', { n: k })}</td><td>${money(r)}</td></tr>`)}</tbody></table>`}
     ${sq.kind === 'dealership' && state.board && html`<div class="muted small">${t('square.dealership_rents', { rents: state.board.dealership_rents.map(money).join(' / ') })}</div>`}
     ${sq.kind === 'utility' && state.board && html`<div class="muted small">${t('square.utility_rents', { a: state.board.utility_multipliers[0], b: state.board.utility_multipliers[1] })}</div>`}
-    ${acts.length > 0 && html`<div class="buttons">${acts.map((a) => html`<button data-action=${a.type}
-      onClick=${() => sendAction(a)}>${t(`action.${a.type}`)}</button>`)}</div>`}
-  </${Modal}>`;
-}
-
-export function GameOver() {
-  const game = state.game;
-  const result = game && game.result;
-  if (!result || state.ui.hideOver) return null;
-  const me = state.you ? state.you.seat : null;
-  return html`<${Modal} title=${t('over.title')} onClose=${() => setUi({ hideOver: true })} cls="over-modal">
-    <p class="over-reason">${t(`over.reason.${result.reason}`, { round: result.round })}</p>
-    <ol class="placements" data-testid="placements">${result.placements.map((p) => html`<li class=${p.seat === me ? 'me' : ''}>
-      <span class="place">${p.place}</span><i class="dot big" style=${`background:${seatColor(p.seat)}`}></i>
-      <b>${playerName(p.seat)}</b>${p.out ? html` <span class="badge">${t('over.out')}</span>` : ''}
-      <span class="worth">${t('over.net_worth')} ${money(p.net_worth)}</span></li>`)}</ol>
-    <${GameOverXp} />
-    <div class="buttons"><a class="button primary" href="#/lobby" data-action="back_to_lobby">${t('over.back')}</a></div>
+    ${view.rent && !view.mortgaged ? html`<div class="rent-now" data-testid="rent-now">${t('square.rent_now', { amount: money(view.rent) })}</div>` : null}
+    ${acts.length > 0 && html`<fieldset class="buttons acting" disabled=${state.stale}>${acts.map((a) => html`<button data-action=${a.type}
+      onClick=${() => sendAction(a)}>${actionLabel(a)}</button>`)}</fieldset>`}
   </${Modal}>`;
 }
 

@@ -77,10 +77,10 @@ export function TradeBuilder() {
       <${SidePicker} title=${t('trade.you_give')} limits=${template.give} side=${give} onChange=${setGive} testid="give" />
       <${SidePicker} title=${t('trade.you_get', { player: playerName(partner) })} limits=${theirs} side=${take} onChange=${setTake} testid="take" />
     </div>
-    <div class=${`fairness ${f.fair ? 'ok' : 'bad'}`} data-fair=${f.fair}>
+    <div class=${`fairness ${empty ? 'empty' : f.fair ? 'ok' : 'bad'}`} data-fair=${f.fair && !empty}>
       <div>${t('trade.values', { give: money(f.a), take: money(f.b) })}</div>
       <div>${exempt ? t('trade.teammates') : t('trade.rule', { percent: template.fairness_percent, ratio: f.ratio })}</div>
-      <b>${f.fair ? t('trade.fair') : t('trade.unfair')}</b>
+      <b>${empty ? t('trade.empty') : f.fair ? t('trade.fair') : t('trade.unfair')}</b>
     </div>
     <div class="buttons">
       <button class="primary" data-action="send_trade" disabled=${!f.fair || empty} onClick=${send}>${t('trade.send')}</button>

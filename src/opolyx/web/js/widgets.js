@@ -15,22 +15,23 @@ function Die({ x, value, third }) {
   const s = 64;
   if (third !== undefined) {
     const label = typeof third === 'number' ? String(third) : t(`dice.${third}`);
-    return html`<g class="die third" transform=${`translate(${x} 0)`}>
+    return html`<g class="die third" transform=${`translate(${x} 0)`}><g class="face">
       <rect x=${-s / 2} y=${-s / 2} width=${s} height=${s} rx="12" />
-      <text y=${label.length > 2 ? 7 : 11} font-size=${label.length > 2 ? 18 : 30} text-anchor="middle">${label}</text></g>`;
+      <text y=${label.length > 2 ? 7 : 11} font-size=${label.length > 2 ? 18 : 30} text-anchor="middle">${label}</text></g></g>`;
   }
-  return html`<g class="die" transform=${`translate(${x} 0)`}>
+  return html`<g class="die" transform=${`translate(${x} 0)`}><g class="face">
     <rect x=${-s / 2} y=${-s / 2} width=${s} height=${s} rx="12" />
-    ${(PIPS[value] || []).map(([dx, dy]) => html`<circle cx=${dx * 17} cy=${dy * 17} r="6.5" />`)}</g>`;
+    ${(PIPS[value] || []).map(([dx, dy]) => html`<circle cx=${dx * 17} cy=${dy * 17} r="6.5" />`)}</g></g>`;
 }
 
-export function Dice({ dice, event }) {
+/** The dice; `rolling` tumbles them once (the board re-mounts them for each new roll). */
+export function Dice({ dice, event, rolling }) {
   if (!dice || !dice.length) return html`<g class="dice empty"><${Die} x=${-40} value=${0} /><${Die} x=${40} value=${0} /></g>`;
   const three = dice.length === 3;
   let third;
   if (three) third = event && event.third !== undefined && event.third !== null ? event.third : THIRD_FACES[dice[2] - 1];
   const xs = three ? [-80, 0, 80] : [-40, 40];
-  return html`<g class="dice" data-dice=${dice.join(',')}>
+  return html`<g class=${`dice ${rolling ? 'rolling' : ''}`} data-dice=${dice.join(',')}>
     <${Die} x=${xs[0]} value=${dice[0]} /><${Die} x=${xs[1]} value=${dice[1]} />
     ${three && html`<${Die} x=${xs[2]} third=${third} />`}</g>`;
 }

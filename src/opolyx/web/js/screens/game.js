@@ -5,19 +5,45 @@ import { Chat } from '../chat.js';
 import { html } from '../html.js';
 import { t } from '../i18n.js';
 import { GameLog } from '../log.js';
-import { GameOver, PlayerPanels, SquareDetail } from '../players.js';
+import { GameOver } from '../endscreen.js';
+import { MoneyStrip, PlayerPanels, SquareDetail } from '../players.js';
 import { setUi, state } from '../store.js';
 import { TradeBuilder, TradeList } from '../trade.js';
 
 const TABS = ['log', 'trades', 'chat', 'players'];
+
+let boardEl = null;
+const boardRef = (el) => { boardEl = el; };
+
+/** The phone's zoomed strip: the board at reading size, scrolled so the token on turn is in the middle
+ * (the player scrolls or pinches from there; a tap on a square opens its card either way). */
+function toggleZoom() {
+  const zoom = !state.ui.zoom;
+  setUi({ zoom });
+  if (!zoom) return;
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    const game = state.game;
+    const seat = state.you && state.you.seat !== null && state.you.seat !== undefined && !state.you.spectator ? state.you.seat : game && game.turn;
+    const token = boardEl && boardEl.querySelector(`.token[data-seat="${seat}"]`);
+    if (!token) return;
+    const box = boardEl.getBoundingClientRect();
+    const tok = token.getBoundingClientRect();
+    boardEl.scrollBy({ left: tok.left + tok.width / 2 - (box.left + box.width / 2), top: tok.top + tok.height / 2 - (box.top + box.height / 2) });
+  }));
+}
 
 export function GameScreen() {
   const game = state.game;
   const tab = state.ui.tab || 'log';
   const me = state.you ? state.you.seat : null;
   const incoming = game ? game.trades.filter((x) => x.to === me).length : 0;
+  const zoomed = !!state.ui.zoom;
   return html`<main class="game-screen">
-    <div class="game-board"><${Board} /></div>
+    <${MoneyStrip} />
+    <div class=${`game-board ${zoomed ? 'zoomed' : ''}`} ref=${boardRef}>
+      <${Board} />
+      <button class="zoom-toggle" data-action="zoom" aria-pressed=${zoomed} onClick=${toggleZoom}>${zoomed ? t('board.zoom_out') : t('board.zoom')}</button>
+    </div>
     <div class="game-side">
       <${ActionBar} />
       <div class="side-players"><${PlayerPanels} /></div>

@@ -7,6 +7,19 @@ import { t } from '../i18n.js';
 import { displayName, modeName, seatColor } from '../names.js';
 import { state } from '../store.js';
 import { ConfirmButton } from '../widgets.js';
+import { toast } from '../controller.js';
+
+async function copyLink(link) {
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch {
+    // No clipboard permission (an http page, an old browser): select the field so a long-press copies it.
+    const field = document.querySelector('input.link');
+    if (field) field.select();
+    return;
+  }
+  toast(t('room.copied'));
+}
 
 const STRENGTHS = ['easy', 'normal', 'hard'];
 
@@ -25,7 +38,10 @@ export function RoomScreen() {
       <h2>${modeName(room.mode)} <span class="muted small">${t(`mode.${room.mode}.desc`)}</span></h2>
       <div class="share">
         ${room.code && html`<div class="code-box"><span>${t('room.code')}</span><b data-testid="room-code">${room.code}</b></div>`}
-        <div class="muted small">${t('room.share')} <input class="link" readonly value=${link} onFocus=${(e) => e.target.select()} /></div>
+        <div class="muted small invite">${t('room.share')} <input class="link" readonly value=${link} onFocus=${(e) => e.target.select()} />
+          <button class="small" data-action="copy-link" onClick=${() => copyLink(link)}>${t('room.copy')}</button>
+          ${typeof navigator.share === 'function' && html`<button class="small" data-action="share-link"
+            onClick=${() => navigator.share({ title: 'opolyx', text: t('room.share_text'), url: link }).catch(() => {})}>${t('room.share_button')}</button>`}</div>
       </div>
       <ol class="seats">${Array.from({ length: room.seats }, (_, i) => {
         const p = bySeat[i];

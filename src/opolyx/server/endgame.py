@@ -1,0 +1,99 @@
+"""HTTP routes for after a game: its summary for the end screen, and a rematch with the same seats."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from opolyx.server import errors as E
+from opolyx.server.app import Services
+from opolyx.server.errors import ApiError
+from opolyx.server.lobby import ERRORS, Svc, User, room_out
+from opolyx.server.protocol import RoomOut
+from opolyx.server.summary import summarize
+from opolyx.storage import FINISHED, WAITING, RoomRecord, UserRecord
+
+router = APIRouter(responses=ERRORS)
+
+
+class SeatStats(BaseModel):
+    seat: int
+    rent_collected: int = Field(description="Rent this seat received (after rent tax).")
+    biggest_rent: int = Field(description="The largest single rent this seat received.")
+    auctions_won: int
+
+
+class GameSummary(BaseModel):
+    id: str
+    mode: str
+    players: list[str]
+    rounds: list[int] = Field(description="The round at which each net-worth sample was taken.")
+    net_worth: list[list[int]] = Field(description="Per seat, its net worth at each of `rounds`.")
+    stats: list[SeatStats]
+    result: dict[str, object] | None
+
+
+async def _finished(svc: Services, game_id: str) -> RoomRecord:
+    room = await svc.store.get_room(game_id)
+    if room is None or room.seed is None:
+        raise ApiError(404, E.GAME_NOT_FOUND, f"no game {game_id}")
+    if room.status != FINISHED:
+        raise ApiError(409, E.GAME_NOT_FINISHED, "the summary is served once the game is over")
+    return room
+
+
+@router.get("/api/games/{game_id}/summary", tags=["games"])
+async def game_summary(game_id: str, svc: Svc) -> GameSummary:
+    """A finished game's net worth per seat round by round and its key numbers (rent, auctions)."""
+    room = await _finished(svc, game_id)
+    assert room.seed is not None  # _finished checked it
+    records = await svc.store.load_actions(game_id)
+    game = svc.rooms.ctx.engine().new_game(room.mode, len(room.seats), room.seed, seat_info=room.seat_info)
+    data = summarize(game, [(r.seat, r.action) for r in records])
+    return GameSummary(id=room.id, mode=room.mode, players=[s.name for s in room.seats], **data)
+
+
+async def _open_rematch(svc: Services, old: RoomRecord, user: UserRecord) -> str | None:
+    """The waiting room a player of ``old`` (this one included) already opened as its rematch, if any."""
+    people = {s.user_id for s in old.seats if s.user_id is not None}
+    for person in [user.id, *sorted(people - {user.id})]:
+        room_id = await svc.store.active_room_of(person)
+        room = await svc.store.get_room(room_id) if room_id else None
+        if (
+            room is not None
+            and room.status == WAITING
+            and room.creator_id in people
+            and room.mode == old.mode
+            and room.seat_count == old.seat_count
+        ):
+            return room.id
+    return None
+
+
+@router.post("/api/rooms/{room_id}/rematch", tags=["lobby"])
+async def rematch(room_id: str, svc: Svc, user: User) -> RoomOut:
+    """Play a finished game again with the same seats: the first person to ask opens a room like the old
+    one (mode, seats, visibility) with the same bots at the same strengths; everyone else who asks joins
+    that room. The creator starts it as usual."""
+    old = await _finished(svc, room_id)
+    if old.seat_of(user.id) is None:
+        raise ApiError(403, E.NOT_IN_ROOM, "only the game's players can ask for a rematch")
+    existing = await _open_rematch(svc, old, user)
+    if existing is not None:
+        mine = await svc.store.active_room_of(user.id)
+        if mine == existing:
+            return RoomOut.model_validate(await svc.rooms.call(existing, "view", user))
+        return RoomOut.model_validate(await svc.rooms.call(existing, "join", user))
+    hub = await svc.rooms.create(user, old.mode, old.seat_count, old.public, old.bots_replace_leavers)
+    for seat in sorted(old.seats, key=lambda s: s.seat):
+        if seat.bot is not None and seat.took_over_at is None:
+            await hub.add_bot(user, seat.bot)
+    old_hub = svc.rooms.hubs.get(old.id)
+    if old_hub is not None:
+        # Those still looking at the old game's end screen learn where the rematch is.
+        asker = old.seat_of(user.id)
+        old_hub.broadcast({
+            "type": "notice", "seq": old_hub.seq,
+            "event": {"type": "rematch", "room": hub.room.id, "seat": asker.seat if asker else None},
+        })
+    return room_out(hub, user)

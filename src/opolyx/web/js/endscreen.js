@@ -1,0 +1,126 @@
+// The end screen, built from small parts so more can be slotted in (an XP block, say): the winner's
+// moment, the placements, every seat's net worth round by round, the game's key numbers, and a rematch.
+import { useEffect, useState } from 'preact/hooks';
+import * as api from './api.js';
+import { go, showError } from './controller.js';
+import { html } from './html.js';
+import { t } from './i18n.js';
+import { money, playerName, seatColor } from './names.js';
+import { setUi, state } from './store.js';
+import { Modal } from './widgets.js';
+import { GameOverXp } from './xp_gameover.js';
+
+/** The finished game's figures from the server (it replays the game); retried while the room finishes. */
+function useSummary(roomId) {
+  const [summary, setSummary] = useState(null);
+  useEffect(() => {
+    let alive = true;
+    let tries = 0;
+    const load = () => api.getJson(`/api/games/${encodeURIComponent(roomId)}/summary`)
+      .then((s) => { if (alive) setSummary(s); })
+      .catch((err) => { if (alive && err.status === 409 && ++tries < 10) setTimeout(load, 500); });
+    load();
+    return () => { alive = false; };
+  }, [roomId]);
+  return summary;
+}
+
+const CONFETTI = Array.from({ length: 18 }, (_, k) => k);
+
+/** A win looks like a win: a trophy, the winner's colour, confetti (motion-reduced users get none). */
+export function WinnerMoment({ result, me }) {
+  const winner = result.placements[0];
+  const mine = winner && winner.seat === me;
+  return html`<div class=${`winner-moment ${mine ? 'mine' : ''}`} data-testid="winner" style=${`--seat:${seatColor(winner.seat)}`}>
+    ${mine && html`<div class="confetti" aria-hidden="true">${CONFETTI.map((k) => html`<i class=${`c${k % 6}`}
+      style=${`left:${(k * 53) % 100}%; animation-delay:${(k % 6) * 0.12}s`}></i>`)}</div>`}
+    <svg class="trophy" viewBox="0 0 64 64" width="64" height="64" aria-hidden="true">
+      <path class="cup" d="M18 6h28v14c0 9-6 16-14 16s-14-7-14-16z" />
+      <path class="handles" d="M18 11H8c0 10 5 15 11 15M46 11h10c0 10-5 15-11 15" />
+      <rect class="cup" x="28" y="35" width="8" height="11" /><rect class="base" x="18" y="46" width="28" height="8" rx="2" />
+      <path class="star" d="M32 11l2.6 5.3 5.8.8-4.2 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.2-4.1 5.8-.8z" /></svg>
+    <div class="winner-line">${mine ? t('over.you_win') : t('over.winner', { player: playerName(winner.seat) })}</div>
+    ${!mine && me !== null && me !== undefined && html`<div class="muted">${t('over.your_place', {
+      place: (result.placements.find((p) => p.seat === me) || {}).place })}</div>`}
+  </div>`;
+}
+
+export function Placements({ result, me }) {
+  return html`<ol class="placements" data-testid="placements">${result.placements.map((p) => html`<li class=${p.seat === me ? 'me' : ''}>
+    <span class="place">${p.place}</span><i class="dot big" style=${`background:${seatColor(p.seat)}`}></i>
+    <b>${playerName(p.seat)}</b>${p.out ? html` <span class="badge">${t('over.out')}</span>` : ''}
+    <span class="worth">${t('over.net_worth')} ${money(p.net_worth)}</span></li>`)}</ol>`;
+}
+
+/** Net worth of every seat, one line each, over the game's rounds. */
+export function NetWorthChart({ summary }) {
+  const W = 520;
+  const H = 170;
+  const pad = { l: 8, r: 8, t: 18, b: 22 };
+  const n = summary.rounds.length;
+  const all = summary.net_worth.flat();
+  // The band the fortunes moved in, with a margin, so close races still show who led when.
+  const top = Math.max(...all);
+  const bottom = Math.min(...all);
+  const margin = Math.max(1, (top - bottom) * 0.08);
+  const [lo, hi] = [Math.max(0, bottom - margin), top + margin];
+  const x = (k) => pad.l + (n > 1 ? (k * (W - pad.l - pad.r)) / (n - 1) : 0);
+  const y = (v) => H - pad.b - ((v - lo) * (H - pad.t - pad.b)) / (hi - lo);
+  const last = summary.rounds[n - 1];
+  return html`<figure class="chart" data-testid="chart">
+    <figcaption>${t('over.chart')}</figcaption>
+    <svg viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${t('over.chart')}>
+      <line class="axis" x1=${pad.l} y1=${H - pad.b} x2=${W - pad.r} y2=${H - pad.b} />
+      <text class="tick" x=${pad.l} y=${H - 6} font-size="12">${t('over.round')} ${summary.rounds[0]}</text>
+      <text class="tick" x=${W - pad.r} y=${H - 6} font-size="12" text-anchor="end">${last}</text>
+      <text class="tick" x=${pad.l} y=${12} font-size="12">${money(Math.round(top))}</text>
+      ${summary.net_worth.map((series, seat) => html`<polyline class="series" data-seat=${seat} fill="none" stroke=${seatColor(seat)}
+        stroke-width="3" stroke-linejoin="round" points=${series.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}>
+        <title>${playerName(seat)}</title></polyline>`)}
+    </svg>
+    <div class="legend">${summary.net_worth.map((_, seat) => html`<span class="chip"><i class="dot" style=${`background:${seatColor(seat)}`}></i>${playerName(seat)}</span>`)}</div>
+  </figure>`;
+}
+
+export function KeyNumbers({ summary }) {
+  return html`<table class="key-numbers" data-testid="key-numbers">
+    <thead><tr><th></th><th>${t('over.rent_collected')}</th><th>${t('over.biggest_rent')}</th><th>${t('over.auctions_won')}</th></tr></thead>
+    <tbody>${summary.stats.map((row) => html`<tr data-seat=${row.seat}>
+      <th><i class="dot" style=${`background:${seatColor(row.seat)}`}></i>${playerName(row.seat)}</th>
+      <td>${money(row.rent_collected)}</td><td>${money(row.biggest_rent)}</td><td>${row.auctions_won}</td></tr>`)}</tbody>
+  </table>`;
+}
+
+async function rematch(roomId) {
+  try {
+    const room = await api.rematch(roomId);
+    go(`room/${room.id}`);
+  } catch (err) { showError(err); }
+}
+
+export function OverButtons({ seated }) {
+  return html`<div class="buttons">
+    ${seated && html`<button class="primary big" data-action="rematch" onClick=${() => rematch(state.roomId)}>${t('over.rematch')}</button>`}
+    <a class="button" href="#/lobby" data-action="back_to_lobby">${t('over.back')}</a></div>`;
+}
+
+export function GameOver() {
+  const game = state.game;
+  const result = game && game.result;
+  if (!result || state.ui.hideOver) return null;
+  return html`<${OverModal} result=${result} />`;
+}
+
+function OverModal({ result }) {
+  const summary = useSummary(state.roomId);
+  const me = state.you && !state.you.spectator ? state.you.seat : null;
+  return html`<${Modal} title=${t('over.title')} onClose=${() => setUi({ hideOver: true })} cls="over-modal">
+    <${WinnerMoment} result=${result} me=${me} />
+    <p class="over-reason">${t(`over.reason.${result.reason}`, { round: result.round })}</p>
+    <${Placements} result=${result} me=${me} />
+    ${summary ? html`<${NetWorthChart} summary=${summary} /><${KeyNumbers} summary=${summary} />`
+      : html`<p class="muted small">${t('over.loading')}</p>`}
+    <${GameOverXp} />
+    <${OverButtons} seated=${me !== null && me !== undefined} />
+  </${Modal}>`;
+}
