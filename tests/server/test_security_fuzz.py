@@ -115,7 +115,7 @@ class Probe:
         if errors and not moved:
             # A refused frame changed nothing: a fresh snapshot shows the same seq.
             snap = [f for f in self.exchange('{"type":"sync","ref":"check"}') if f["type"] == "snapshot"]
-            assert snap and snap[-1]["seq"] == before or any(
+            assert (snap and snap[-1]["seq"] == before) or any(
                 f["type"] == "events" for f in snap
             ), "state changed after a refusal"
 

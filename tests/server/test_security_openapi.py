@@ -32,6 +32,6 @@ def test_openapi_routes_hold_up(server: ThreadServer, people: Callable[[str], Pe
                 checks=[not_a_server_error, response_schema_conformance],
             )
             if response.status_code >= 400:
-                assert isinstance(response.json().get("code"), str), (operation.label, response.text)
+                assert isinstance(response.json().get("code"), str), (case.operation.label, response.text)
 
         run()
