@@ -529,7 +529,10 @@ class RoomService:
         return target
 
     async def by_code(self, code: str) -> str:
-        room = await self.ctx.store.get_room_by_code(code.strip().upper())
+        code = code.strip().upper()
+        if not set(code) <= set(_CODE_ALPHABET):
+            raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
+        room = await self.ctx.store.get_room_by_code(code)
         if room is None:
             raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
         return room.id
