@@ -33,3 +33,5 @@ export const removeBot = (id, seat) => req('DELETE', `/api/rooms/${encodeURIComp
 export const startGame = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/start`);
 export const rematch = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/rematch`);
 export const getJson = (path) => req('GET', path);
+// Fair dice: the server recomputes the game from its revealed seed and compares with what we saw.
+export const verifyGame = (id, commitment, seen) => req('POST', `/api/games/${encodeURIComponent(id)}/verify`, { commitment, seen });

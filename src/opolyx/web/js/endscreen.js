@@ -9,6 +9,7 @@ import { money, playerName, seatColor } from './names.js';
 import { setUi, state } from './store.js';
 import { Modal } from './widgets.js';
 import { GameOverXp } from './xp_gameover.js';
+import { FairDice } from './players.js';
 
 /** The finished game's figures from the server (it replays the game); retried while the room finishes. */
 function useSummary(roomId) {
@@ -121,6 +122,7 @@ function OverModal({ result }) {
     ${summary ? html`<${NetWorthChart} summary=${summary} /><${KeyNumbers} summary=${summary} />`
       : html`<p class="muted small">${t('over.loading')}</p>`}
     <${GameOverXp} />
+    <${FairDice} />
     <${OverButtons} seated=${me !== null && me !== undefined} />
   </${Modal}>`;
 }

@@ -92,6 +92,9 @@ const RENDER = {
   }],
   // A server notice: a player of this finished game opened the rematch room.
   rematch: (e) => ['log.rematch', { player: P(e.seat) }],
+  // Server notices of fair dice (docs/security.md): the seed's commitment first, the seed at the end.
+  seed_committed: (e) => ['log.seed_committed', { short: e.commitment.slice(0, 12) }],
+  seed_revealed: (e) => ['log.seed_revealed', { seed: e.seed }],
   turn_timed_out: (e) => ['log.turn_timed_out', { player: P(e.seat), missed: e.missed }],
   game_over: (e) => [`log.game_over.${e.reason}`, { player: P(e.winner), round: e.round }],
 };
