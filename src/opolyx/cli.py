@@ -7,11 +7,13 @@ import typer
 from opolyx.server.cli import serve
 from opolyx.sim.cli import simulate_command
 from opolyx.story import story
+from opolyx.verify_cli import verify_command
 
 app = typer.Typer(help="opolyx: a Monopoly-style board game.", no_args_is_help=True)
 app.command("serve")(serve)
 app.command("simulate")(simulate_command)
 app.command("story")(story)
+app.command("verify")(verify_command)
 
 
 @app.command("play")

@@ -20,12 +20,12 @@ from opolyx.server.accounts_models import (
     LeaderRowOut,
     LinkIn,
     LinkOut,
+    LinkVerifyIn,
     ProfileIn,
     ProfileOut,
     RecentGameOut,
     RevokedOut,
     SessionInfoOut,
-    VerifyIn,
 )
 from opolyx.server.errors import ApiError
 from opolyx.server.identity import new_user_id
@@ -76,7 +76,9 @@ async def request_link(body: LinkIn, request: Request, svc: Svc, user: MaybeUser
 
 
 @router.post("/api/auth/verify", tags=["accounts"])
-async def verify_link(body: VerifyIn, request: Request, response: Response, svc: Svc, user: MaybeUser) -> SessionOut:
+async def verify_link(
+    body: LinkVerifyIn, request: Request, response: Response, svc: Svc, user: MaybeUser
+) -> SessionOut:
     """Open a mailed link: signs this browser in. A guest's games, XP and cards move to the account."""
     store = svc.store
     digest = sessions.token_hash(body.token)
