@@ -32,12 +32,21 @@ from opolyx.server.identity import new_user_id
 from opolyx.server.lobby import ERRORS, MaybeUser, Svc, User, rate_limit, session_answer, user_out
 from opolyx.server.mailer import Mailer
 from opolyx.server.protocol import CardDropOut, SessionOut
+from opolyx.server.text import clean_nickname
 from opolyx.storage import LeaderRow, SessionRecord, UserRecord
 from opolyx.storage.accounts import LINK_EXPIRED, LINK_USED
 
 log = logging.getLogger("opolyx.accounts")
 
 router = APIRouter(responses=ERRORS)
+
+
+def _nickname_from(email: str) -> str:
+    """A first nickname for an account made by its link: the address's local part, when it is a valid name."""
+    try:
+        return clean_nickname(email.split("@", 1)[0][:24])
+    except ValueError:
+        return "player"
 
 
 def _now() -> datetime:
@@ -110,7 +119,7 @@ async def verify_link(
             await store.attach_email(guest.id, used.email)
             account_id = guest.id
         else:
-            nickname = used.email.split("@", 1)[0][:24] or "player"
+            nickname = _nickname_from(used.email)
             created = await store.create_user(new_user_id(), nickname, user.language if user else "en")
             await store.attach_email(created.id, used.email)
             account_id = created.id
