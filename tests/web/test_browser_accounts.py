@@ -172,6 +172,7 @@ def test_game_over_xp_profile_replay_leaderboard(browser: Any, account_server: C
             page.goto(f"{server.base}/#/progression")
             page.wait_for_selector("[data-testid=level-table]")
             assert page.locator("[data-testid=level-table] tbody tr").count() == 50
+            page.wait_for_selector("[data-testid=your-cards]")
             assert "Legend" in page.inner_text("[data-level='50']")
             page.select_option("select[data-testid=language]", "de")
             wait_until(lambda: "Legende" in page.inner_text("[data-level='50']"))
