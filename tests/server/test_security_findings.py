@@ -16,6 +16,7 @@ import httpx
 import pytest
 from server_kit import Person, Table
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from live_server import ThreadServer
 from opolyx import fairness
@@ -340,3 +341,21 @@ def test_seed_is_committed_first_and_revealed_at_the_end(server: ThreadServer, p
     assert not report["ok"] and "dice" in report["mismatches"][0]
     report = ann.post(f"/api/games/{rid}/verify", {"commitment": "0" * 64, "seen": seen}).json()
     assert not report["ok"] and not report["commitment_ok"]
+
+
+def test_hostile_paths_and_bodies_get_clean_refusals(server: ThreadServer, people: Callable[[str], Person]) -> None:
+    """NUL in an id or code (PostgreSQL errors on NUL), ids of any length, huge and broken bodies."""
+    ann = people("Ann")
+    for path in ("/api/rooms/%00", "/api/rooms/" + "x" * 5000, "/games/%00/replay", "/games/a%00b/replay"):
+        r = ann.http.get(path)
+        assert r.status_code == 404 and r.json()["code"] in ("room_not_found", "game_not_found"), (path, r.text)
+    assert ann.post("/api/rooms/%00/join").status_code == 404
+    assert ann.post("/api/join", {"code": "AB\x00CDEFG"}).json()["code"] == "room_not_found"
+    r = ann.http.post("/api/session", content=b"[" * 100_000, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "invalid_request"
+    huge = b'{"nickname": "' + b"x" * 2_000_000 + b'"}'
+    r = ann.http.post("/api/session", content=huge, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["code"] == "payload_too_large"
+    url = server.base.replace("http", "ws", 1) + "/ws/rooms/%00"
+    with connect(url, additional_headers={"Authorization": f"Bearer {ann.token}"}) as ws:
+        assert json.loads(ws.recv(timeout=10))["code"] == "room_not_found"

@@ -138,7 +138,8 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = E.NOT_FOUND if exc.status_code == 404 else f"http_{exc.status_code}"
+        known = {400: E.INVALID_REQUEST, 404: E.NOT_FOUND}
+        code = known.get(exc.status_code, f"http_{exc.status_code}")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     from opolyx.server.accounts import router as accounts_router

@@ -185,9 +185,20 @@ async def _views(svc: Services, status: str, viewer: UserRecord | None) -> list[
     return out
 
 
+def valid_id(value: str) -> bool:
+    """Room and game ids are base64url; anything else (NUL, 10 kB of text) is no room, and never reaches
+    the database (PostgreSQL refuses NUL with an error, not an empty answer)."""
+    return 0 < len(value) <= 32 and ID_CHARS.issuperset(value)
+
+
+ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
 async def _room_call(svc: Services, room_id: str, op: str, user: UserRecord | None, *args: Any) -> RoomOut:
     """Run a lobby call on the room wherever it lives (this process or a cluster peer); the room as
     ``user`` now sees it."""
+    if not valid_id(room_id):
+        raise ApiError(404, E.ROOM_NOT_FOUND, "no such room")
     return RoomOut.model_validate(await svc.rooms.call(room_id, op, user, *args))
 
 
@@ -259,7 +270,7 @@ async def start_game(room_id: str, svc: Svc, user: User) -> RoomOut:
 
 
 async def _finished_game(svc: Services, game_id: str, viewer: UserRecord | None, code: str | None) -> RoomRecord:
-    room = await svc.store.get_room(game_id)
+    room = await svc.store.get_room(game_id) if valid_id(game_id) else None
     if room is None or room.seed is None or not _may_replay(room, viewer, code):
         raise ApiError(404, E.GAME_NOT_FOUND, f"no game {game_id}")
     if room.status != FINISHED:

@@ -202,8 +202,10 @@ class RoomService:
                     continue  # another process runs it and judges its idleness
                 await self.ctx.store.close_room(room.id)
                 closed += 1
-        for rooms in self.created_from.values():
+        for address, rooms in list(self.created_from.items()):
             rooms.difference_update([r for r in rooms if r not in self.hubs or self.hubs[r].room.status != WAITING])
+            if not rooms:
+                del self.created_from[address]
         if closed:
             log.info("closed %d idle waiting rooms", closed)
         return closed
@@ -527,7 +529,10 @@ class RoomService:
         return target
 
     async def by_code(self, code: str) -> str:
-        room = await self.ctx.store.get_room_by_code(code.strip().upper())
+        code = code.strip().upper()
+        if not set(code) <= set(_CODE_ALPHABET):
+            raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
+        room = await self.ctx.store.get_room_by_code(code)
         if room is None:
             raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
         return room.id

@@ -21,6 +21,7 @@ from opolyx.server.app import Services
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.hub import Connection, Peer, RoomHub
 from opolyx.server.identity import request_token
+from opolyx.server.lobby import valid_id
 from opolyx.server.protocol import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
 from opolyx.server.text import text_code
 from opolyx.storage import UserRecord
@@ -78,6 +79,10 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
 
 async def _serve(ws: WebSocket, svc: Services, room_id: str, user: UserRecord, address: str) -> None:
     conn = Connection(ws, user, address, svc.settings.send_queue_limit)
+    if not valid_id(room_id):
+        await ws.send_text(json.dumps(_error(E.ROOM_NOT_FOUND, "no such room")))
+        await ws.close(code=CLOSE_ROOM_NOT_FOUND)
+        return
     # The room may live in this process or (with a cluster) in another one; svc.rooms routes. Private
     # rooms answer like missing ones to those who have neither a seat nor the code.
     if not await svc.rooms.attach(room_id, conn):
