@@ -180,6 +180,11 @@ def test_profile_changes_and_account_deletion(guests: Callable[[str], Person], s
     assert (profile["rank"], profile["vip"], profile["level_xp"], profile["next_level_xp"]) == ("novice", False, 0, 100)
     bad = ann.http.patch("/api/profile", json={"avatar": "unicorn-with-laser"})
     assert (bad.status_code, bad.json()["code"]) == (422, "invalid_request")
+    # Nicknames go through the same checks as everywhere else.
+    botlike = ann.http.patch("/api/profile", json={"nickname": "Bot 7 (hard)"})
+    assert (botlike.status_code, botlike.json()["code"]) == (422, "reserved_nickname")
+    hidden = ann.http.patch("/api/profile", json={"nickname": "An\u202en"})
+    assert (hidden.status_code, hidden.json()["code"]) == (422, "invalid_nickname")
     assert ann.http.delete("/api/account").status_code == 204
     assert httpx.get(ann.base + "/api/session", headers={"Authorization": f"Bearer {ann.token}"}).status_code == 401
     # The address is free again: a new link makes a new, empty account.

@@ -137,6 +137,13 @@ def test_game_over_xp_profile_replay_leaderboard(browser: Any, account_server: C
             xp = int(mine.strip("+ XP"))
             assert xp > 0
             assert "place" in page.inner_text("[data-testid=xp-over]")
+            # Whoever went up a level sees the moment (Ann: 85 XP stays level 1, 125 reaches level 2).
+            levelled = page.evaluate(
+                "async () => (await import('/js/store.js')).state.progression"
+                ".filter((p) => p.level_after > p.level_before).length"
+            )
+            assert page.locator("[data-testid=level-up]").count() == levelled
+            assert levelled >= 1, "the winner's 125 XP reach level 2"
             # Profile: the XP, level and the game with its replay.
             page.goto(f"{server.base}/#/profile")
             page.wait_for_selector("[data-testid=profile]")
@@ -165,6 +172,7 @@ def test_game_over_xp_profile_replay_leaderboard(browser: Any, account_server: C
             page.goto(f"{server.base}/#/progression")
             page.wait_for_selector("[data-testid=level-table]")
             assert page.locator("[data-testid=level-table] tbody tr").count() == 50
+            page.wait_for_selector("[data-testid=your-cards]")
             assert "Legend" in page.inner_text("[data-level='50']")
             page.select_option("select[data-testid=language]", "de")
             wait_until(lambda: "Legende" in page.inner_text("[data-level='50']"))

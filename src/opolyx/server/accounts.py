@@ -20,24 +20,33 @@ from opolyx.server.accounts_models import (
     LeaderRowOut,
     LinkIn,
     LinkOut,
+    LinkVerifyIn,
     ProfileIn,
     ProfileOut,
     RecentGameOut,
     RevokedOut,
     SessionInfoOut,
-    VerifyIn,
 )
 from opolyx.server.errors import ApiError
 from opolyx.server.identity import new_user_id
 from opolyx.server.lobby import ERRORS, MaybeUser, Svc, User, rate_limit, session_answer, user_out
 from opolyx.server.mailer import Mailer
 from opolyx.server.protocol import CardDropOut, SessionOut
+from opolyx.server.text import clean_nickname
 from opolyx.storage import LeaderRow, SessionRecord, UserRecord
 from opolyx.storage.accounts import LINK_EXPIRED, LINK_USED
 
 log = logging.getLogger("opolyx.accounts")
 
 router = APIRouter(responses=ERRORS)
+
+
+def _nickname_from(email: str) -> str:
+    """A first nickname for an account made by its link: the address's local part, when it is a valid name."""
+    try:
+        return clean_nickname(email.split("@", 1)[0][:24])
+    except ValueError:
+        return "player"
 
 
 def _now() -> datetime:
@@ -76,7 +85,9 @@ async def request_link(body: LinkIn, request: Request, svc: Svc, user: MaybeUser
 
 
 @router.post("/api/auth/verify", tags=["accounts"])
-async def verify_link(body: VerifyIn, request: Request, response: Response, svc: Svc, user: MaybeUser) -> SessionOut:
+async def verify_link(
+    body: LinkVerifyIn, request: Request, response: Response, svc: Svc, user: MaybeUser
+) -> SessionOut:
     """Open a mailed link: signs this browser in. A guest's games, XP and cards move to the account."""
     store = svc.store
     digest = sessions.token_hash(body.token)
@@ -108,7 +119,7 @@ async def verify_link(body: VerifyIn, request: Request, response: Response, svc:
             await store.attach_email(guest.id, used.email)
             account_id = guest.id
         else:
-            nickname = used.email.split("@", 1)[0][:24] or "player"
+            nickname = _nickname_from(used.email)
             created = await store.create_user(new_user_id(), nickname, user.language if user else "en")
             await store.attach_email(created.id, used.email)
             account_id = created.id

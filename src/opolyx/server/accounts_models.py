@@ -57,7 +57,7 @@ class LinkOut(BaseModel):
     )
 
 
-class VerifyIn(Strict):
+class LinkVerifyIn(Strict):
     token: str = Field(min_length=10, max_length=200, description="The secret from the mailed link.")
     session_token: bool = Field(
         default=False, description="Non-browser clients: also return the new session token in the body."

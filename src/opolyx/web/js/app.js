@@ -47,8 +47,8 @@ function Header({ s }) {
     ${s.screen === 'room' && html`<span class=${`conn ${s.conn}`} title=${t(`conn.${s.conn}`)}>${t(`conn.${s.conn}`)}</span>`}
     <span class="grow"></span>
     <nav class="account-nav">
-      <a href="#/leaderboard" data-nav="leaderboard">${t('nav.leaderboard')}</a>
-      <a href="#/progression" data-nav="progression">${t('nav.progression')}</a>
+      <a href="#/leaderboard" data-nav="leaderboard" title=${t('nav.leaderboard')}><span aria-hidden="true">🏆</span><span class="label"> ${t('nav.leaderboard')}</span></a>
+      <a href="#/progression" data-nav="progression" title=${t('nav.progression')}><span aria-hidden="true">📈</span><span class="label"> ${t('nav.progression')}</span></a>
     </nav>
     <${Settings} s=${s} />
     ${s.user && html`<a class="me" href="#/profile" data-nav="profile" title=${t('nav.profile')}>${s.user.nickname}</a>`}

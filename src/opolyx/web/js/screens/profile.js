@@ -11,7 +11,7 @@ import { AVATARS, Avatar, RARITIES, RARITY_BONUS, XpBar, ensureBoardLoaded } fro
 import { set, state } from '../store.js';
 import { SignInCard } from './signin.js';
 
-function Cards({ cards }) {
+export function Cards({ cards }) {
   if (!cards.length) return html`<p class="muted">${t('profile.no_cards')}</p>`;
   const bySquare = {};
   for (const c of cards) (bySquare[c.square] ||= []).push(c);

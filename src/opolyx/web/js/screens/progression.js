@@ -1,7 +1,22 @@
 // The progression page: level table, ranks, card drop levels and rarity bonuses (SPEC.md 19).
+import { useEffect, useState } from 'preact/hooks';
+import { getProfile } from '../account_api.js';
 import { html } from '../html.js';
 import { t } from '../i18n.js';
-import { RARITIES, RARITY_BONUS, rankOf, useProgressionTable, xpForLevel } from '../progress_view.js';
+import { RARITIES, RARITY_BONUS, ensureBoardLoaded, rankOf, useProgressionTable, xpForLevel } from '../progress_view.js';
+import { state } from '../store.js';
+import { Cards } from './profile.js';
+
+function YourCards() {
+  const [cards, setCards] = useState(null);
+  useEffect(() => {
+    if (!state.user) return;
+    ensureBoardLoaded();
+    getProfile().then((p) => setCards(p.cards)).catch(() => setCards(null));
+  }, []);
+  if (!cards) return null;
+  return html`<section class="card" data-testid="your-cards"><h2>${t('profile.cards')}</h2><${Cards} cards=${cards} /></section>`;
+}
 
 function dropLevels(table) {
   const out = [...table.drop_levels];
@@ -35,6 +50,7 @@ export function ProgressionScreen() {
           ${RARITIES.map((r) => html`<td>${band.weights[r]} %</td>`)}</tr>`)}</tbody></table>
       <p class="muted small">${t('progression.best_card')}</p>
     </section>
+    <${YourCards} />
     <section class="card">
       <h2>${t('progression.levels_title')}</h2>
       <table class="levels" data-testid="level-table"><thead><tr><th>${t('profile.level')}</th><th>XP</th>
