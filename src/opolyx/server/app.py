@@ -127,11 +127,13 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         code = E.NOT_FOUND if exc.status_code == 404 else f"http_{exc.status_code}"
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
+    from opolyx.server.apikeys import router as keys_router
     from opolyx.server.lobby import router as lobby_router
     from opolyx.server.ws import handle_frame
     from opolyx.server.ws import router as ws_router
 
     app.include_router(lobby_router)
+    app.include_router(keys_router)
     app.include_router(ws_router)
 
     # The browser client reads the board tables and its message catalogs as they ship in the package.

@@ -39,6 +39,9 @@ INVALID_SEATS = "invalid_seats"
 NOT_A_BOT = "not_a_bot"
 GAME_NOT_FINISHED = "game_not_finished"
 RATE_LIMITED = "rate_limited"
+KEY_NOT_FOUND = "key_not_found"
+KEYS_NEED_SESSION = "keys_need_session"
+TOO_MANY_KEYS = "too_many_keys"
 
 # WebSocket codes
 BAD_JSON = "bad_json"

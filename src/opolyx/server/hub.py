@@ -265,6 +265,7 @@ class RoomHub:
                 "bot": self._bot_view(s),
                 "connected": True if s.is_bot else s.user_id in online,
                 "out": s.out,
+                "agent": s.agent,
                 "you": viewer is not None and s.user_id == viewer,
             }
             for s in room.seats
@@ -627,7 +628,7 @@ class RoomHub:
                 raise ApiError(409, E.ROOM_FULL, "every seat is taken")
             try:
                 self.room = await self.ctx.store.take_seat(
-                    room.id, free[0], user_id=user.id, bot=None, name=user.nickname
+                    room.id, free[0], user_id=user.id, bot=None, name=user.nickname, agent=user.agent
                 )
             except AlreadySeated as exc:
                 raise already_in_game(exc.room_id) from exc
@@ -715,7 +716,7 @@ class RoomHub:
             if room.mode == "team" and len(seats) != room.seat_count:
                 raise ApiError(409, E.TEAM_NEEDS_FULL_TABLE, "team games start with every seat filled")
             # Empty seats are dropped; the engine numbers seats 0..n-1 and draws who begins.
-            renumbered = [SeatRecord(i, s.user_id, s.bot, s.name) for i, s in enumerate(seats)]
+            renumbered = [SeatRecord(i, s.user_id, s.bot, s.name, agent=s.agent) for i, s in enumerate(seats)]
             seat_info: list[JSON] = [
                 {
                     "name": s.name,

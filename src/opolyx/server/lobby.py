@@ -59,8 +59,9 @@ def session_token(request: Request, cookie_name: str) -> str | None:
 
 
 async def optional_user(request: Request, svc: Svc) -> UserRecord | None:
-    user_id = svc.signer.verify(session_token(request, svc.settings.session_cookie))
-    return await svc.store.get_user(user_id) if user_id else None
+    from opolyx.server.apikeys import authenticate
+
+    return await authenticate(svc, session_token(request, svc.settings.session_cookie))
 
 
 async def current_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:

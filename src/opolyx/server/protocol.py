@@ -284,6 +284,7 @@ class SeatOut(BaseModel):
     bot: BotOut | None = Field(default=None, description="Set for bots: what a client needs to name them.")
     connected: bool
     out: bool
+    agent: bool = Field(default=False, description="A person's AI agent (personal API key) plays this seat.")
     you: bool = False
 
 

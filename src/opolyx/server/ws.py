@@ -16,6 +16,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from opolyx.server import errors as E
+from opolyx.server.apikeys import authenticate
 from opolyx.server.app import Services
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.hub import Connection, Peer, RoomHub
@@ -46,8 +47,7 @@ async def _user(ws: WebSocket, svc: Services) -> UserRecord | None:
     if not token:
         auth = ws.headers.get("authorization", "")
         token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
-    user_id = svc.signer.verify(token)
-    return await svc.store.get_user(user_id) if user_id else None
+    return await authenticate(svc, token)
 
 
 @router.websocket("/ws/rooms/{room_id}")

@@ -57,6 +57,8 @@ room_seats = sa.Table(
     sa.Column("active", sa.Boolean, nullable=False),
     # Migration 0002: the game's seq at which a bot took this seat over from a person who resigned.
     sa.Column("took_over_at", sa.Integer, nullable=True),
+    # Migration 0004: the seat was taken through a personal API key (an AI agent plays it).
+    sa.Column("agent", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index(
         "uq_room_seats_active_user",
         "user_id",
@@ -90,4 +92,17 @@ chat_messages = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("ix_chat_messages_room_id_id", "room_id", "id"),
+)
+
+# Migration 0004: personal API keys; only a SHA-256 digest of each key is stored.
+api_keys = sa.Table(
+    "api_keys",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("label", sa.String(60), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
 )
