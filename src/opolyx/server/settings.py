@@ -74,6 +74,11 @@ class Settings(BaseSettings):
     # How long a lobby call forwarded to a room's owner may take before it is retried elsewhere.
     cluster_call_timeout: float = 10.0
 
+    # The MCP connector for AI agents at /mcp (streamable HTTP, personal API keys); see docs/agents.md.
+    mcp_enabled: bool = True
+    # Where the connector's agents reach this server's public protocol; empty: this process's own address.
+    mcp_server_url: str = ""
+
     web_dir: Path | None = Field(default=None)
 
     def resolved_database_url(self) -> str:
