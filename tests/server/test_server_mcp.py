@@ -123,5 +123,5 @@ async def test_tool_errors_carry_the_server_codes(server: ThreadServer, people: 
             await call(client, "join_room", {"code": "NOSUCH"})
         state = await call(client, "create_room", {"mode": "blitz", "seats": 2, "bots": 1})
         wrong = next(a for a in ({"type": "buy"}, {"type": "pay_bail"}) if a not in state["legal_actions"])
-        with pytest.raises(ToolFailed, match="illegal_action|stale_state"):
+        with pytest.raises(ToolFailed, match=r"illegal_action|stale_state"):
             await call(client, "act", {"action": wrong})

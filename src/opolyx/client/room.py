@@ -54,10 +54,15 @@ class RoomSocket:
         self._changed = asyncio.Condition()
         self._futures: dict[int, asyncio.Future[JSON]] = {}
         self._ref = 0
-        self._snapshots = 0
+        # Snapshots received: one per (re)connection, plus one per sync.
+        self.snapshots = 0
         self._closing = False
 
     # --- state ---------------------------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None
 
     @property
     def seat(self) -> int | None:
@@ -99,7 +104,7 @@ class RoomSocket:
         """Connect and wait for the first snapshot; OpolyxError when the server refuses."""
         self._closing = False
         self._task = asyncio.get_running_loop().create_task(self._run())
-        if not await self.wait_until(lambda: self._snapshots > 0 or self.error is not None, timeout):
+        if not await self.wait_until(lambda: self.snapshots > 0 or self.error is not None, timeout):
             await self.close()
             raise OpolyxError(TIMED_OUT, f"no snapshot from {self.url} within {timeout} s")
         if self.error is not None:
@@ -173,7 +178,7 @@ class RoomSocket:
             for message in frame.get("chat") or []:
                 if _chat_key(message) not in known:
                     self._add_chat(message)
-            self._snapshots += 1
+            self.snapshots += 1
         elif kind == "events":
             if frame["seq"] != self.seq + 1 and frame["seq"] > self.seq:
                 # A frame went missing (or we reconnected mid-stream): ask for the whole state.

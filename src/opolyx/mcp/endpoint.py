@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import httpx
 from mcp.server.mcpserver import Context
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -51,12 +52,19 @@ class AgentPool:
         self.agents: dict[str, tuple[AgentPlayer, float]] = {}
         self._lock = asyncio.Lock()
 
-    async def get(self, key: str) -> AgentPlayer:
+    async def get(self, key: str, app: Any, address: str) -> AgentPlayer:
+        """The key's agent, made on first use. Its lobby calls go straight into ``app`` in this
+        process, as from ``address`` (the agent's own), so per-address rate limits count each agent
+        apart instead of all of them as this server's loopback address."""
         digest = key_digest(key)
         async with self._lock:
             await self._sweep()
             entry = self.agents.get(digest)
-            agent = entry[0] if entry else AgentPlayer(Client(self.server_url, token=key))
+            if entry is None:
+                transport = httpx.ASGITransport(app=app, client=(address, 0)) if app is not None else None
+                agent = AgentPlayer(Client(self.server_url, token=key, transport=transport))
+            else:
+                agent = entry[0]
             self.agents[digest] = (agent, time.monotonic())
             return agent
 
@@ -85,7 +93,10 @@ class McpEndpoint:
             key = bearer(ctx.headers)
             if key is None:
                 raise OpolyxError("not_authenticated", "send your API key as Authorization: Bearer <key>")
-            return await self.pool.get(key)
+            request = ctx.request_context.request
+            scope = getattr(request, "scope", {})
+            client = scope.get("client")
+            return await self.pool.get(key, scope.get("app"), client[0] if client else "unknown")
 
         self.mcp = build_server(resolve)
         # Building the SDK's app creates its session manager; only the manager is used (mounted below).
