@@ -52,7 +52,7 @@ class Stats:
 
 
 async def session(http: httpx.AsyncClient, name: str) -> str:
-    r = await http.post("/api/session", json={"nickname": name})
+    r = await http.post("/api/session", json={"nickname": name, "token": True})
     r.raise_for_status()
     http.cookies.clear()  # one client, many people: identify by bearer token only
     return str(r.json()["token"])
@@ -64,8 +64,9 @@ WEB_SYNC = False
 
 
 async def client(server: str, token: str, room_id: str, stats: Stats, stop: float, ready: asyncio.Event) -> None:
-    url = server.replace("http", "ws", 1) + f"/ws/rooms/{room_id}?token={token}"
-    async with websockets.connect(url, max_size=2**22) as ws:
+    url = server.replace("http", "ws", 1) + f"/ws/rooms/{room_id}"
+    headers = {"Authorization": f"Bearer {token}"}
+    async with websockets.connect(url, max_size=2**22, additional_headers=headers) as ws:
         ready.set()
         seat = None
         sent_at: dict[int, float] = {}

@@ -17,6 +17,7 @@ import uvicorn
 
 from opolyx.server import Settings, create_app
 from opolyx.server.engine_api import EngineApi
+from opolyx.server.serving import uvicorn_config
 
 
 def free_port() -> int:
@@ -54,14 +55,7 @@ class ThreadServer:
     def __init__(self, settings: Settings, engine: Callable[[], EngineApi] | None = None) -> None:
         self.settings = settings
         self.base = f"http://127.0.0.1:{settings.port}"
-        config = uvicorn.Config(
-            create_app(settings, engine=engine),
-            host="127.0.0.1",
-            port=settings.port,
-            ws_max_size=settings.ws_hard_max_bytes,
-            log_level="warning",
-            lifespan="on",
-        )
+        config = uvicorn_config(create_app(settings, engine=engine), settings, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -90,7 +90,7 @@ class Person:
     def __init__(self, base: str, nickname: str, language: str = "en") -> None:
         self.base = base
         self.http = httpx.Client(base_url=base, timeout=30)
-        r = self.http.post("/api/session", json={"nickname": nickname, "language": language})
+        r = self.http.post("/api/session", json={"nickname": nickname, "language": language, "token": True})
         r.raise_for_status()
         self.token: str = r.json()["token"]
         self.id: str = r.json()["user"]["id"]

@@ -20,7 +20,7 @@ def test_health_and_openapi(server: ThreadServer) -> None:
 def test_guest_session_cookie_and_token(server: ThreadServer) -> None:
     with httpx.Client(base_url=server.base) as c:
         assert c.get("/api/session").json()["code"] == "not_authenticated"
-        r = c.post("/api/session", json={"nickname": "  Zoë ", "language": "de"})
+        r = c.post("/api/session", json={"nickname": "  Zoë ", "language": "de", "token": True})
         assert r.status_code == 200
         user = r.json()["user"]
         assert user["nickname"] == "Zoë" and user["language"] == "de" and user["guest"] is True

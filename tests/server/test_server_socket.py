@@ -45,7 +45,7 @@ def test_socket_needs_a_session_and_a_room(server: ThreadServer, people: Callabl
             ws.recv(timeout=5)
         assert info.value.rcvd is not None and info.value.rcvd.code == 4401
     ann = people("Ann")
-    with connect(url + f"/ws/rooms/nope?token={ann.token}") as ws:
+    with connect(url + "/ws/rooms/nope", additional_headers={"Authorization": f"Bearer {ann.token}"}) as ws:
         assert json.loads(ws.recv(timeout=5))["code"] == "room_not_found"
 
 

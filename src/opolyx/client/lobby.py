@@ -73,8 +73,9 @@ class Client:
     async def start_guest(self, nickname: str, language: str = "en") -> UserOut:
         """Start (or, with a session token, update) a guest session; later calls use its token."""
         out = SessionOut.model_validate(
-            await self.request("POST", "/api/session", {"nickname": nickname, "language": language})
+            await self.request("POST", "/api/session", {"nickname": nickname, "language": language, "token": True})
         )
+        # Asked for explicitly ("token": true): browsers keep the session in an HttpOnly cookie only.
         self.token = out.token
         return out.user
 

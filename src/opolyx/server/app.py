@@ -26,6 +26,7 @@ from opolyx.server import errors as E
 from opolyx.server.cluster import Cluster
 from opolyx.server.engine_api import EngineApi, load_engine
 from opolyx.server.errors import ApiError
+from opolyx.server.guard import GuardMiddleware
 from opolyx.server.hub import HubContext, Peer, RoomHub
 from opolyx.server.identity import SessionSigner, resolve_secret
 from opolyx.server.ratelimit import RateLimiter, Rule, SharedRateLimiter
@@ -97,13 +98,11 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
             await rooms.start_cluster()
             restored = await rooms.restore()
             rooms.start_checkpoints()
+            # "ready" is said by the server once its port is bound (serving.ReadyServer).
             agents = mcp_endpoint.running() if mcp_endpoint is not None else contextlib.nullcontext()
             await stack.enter_async_context(agents)
             log.info(
-                "opolyx ready (%d unfinished games restored%s): open %s",
-                restored,
-                f"; cluster node {cluster.node}" if cluster else "",
-                settings.public_url(),
+                "opolyx: %d unfinished games restored%s", restored, f"; cluster node {cluster.node}" if cluster else ""
             )
             try:
                 yield
@@ -126,6 +125,12 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
     # WebSocket (not HTTP) are left alone.
     if settings.gzip_minimum_size > 0:
         app.add_middleware(GZipMiddleware, minimum_size=settings.gzip_minimum_size)
+    # Added last, so it is outermost: refusals never reach the app, and every answer gets its headers.
+    app.add_middleware(
+        GuardMiddleware,
+        extra_origins=settings.extra_origins(),
+        index_html=(settings.web_dir or WEB_DIR) / "index.html",
+    )
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:

@@ -1,21 +1,31 @@
-"""``opolyx serve``: run the server on uvicorn."""
+"""``opolyx serve``: run the server on uvicorn.
+
+An operator's mistake (a bad port, a database URL that does not parse, names a driver we cannot use
+asynchronously, or points at nothing) is told in one line and a non-zero exit, before anything starts.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import webbrowser
 from typing import Annotated
 
 import typer
-import uvicorn
 
 from opolyx.server.app import create_app
+from opolyx.server.serving import ReadyServer, uvicorn_config
 from opolyx.server.settings import Settings
+
+# SQLAlchemy async drivers the store is tested with.
+ASYNC_DRIVERS = {"sqlite": {"aiosqlite"}, "postgresql": {"asyncpg", "psycopg"}}
 
 
 def serve(
     host: Annotated[str | None, typer.Option(help="Address to listen on [env OPOLYX_HOST].")] = None,
-    port: Annotated[int | None, typer.Option(help="Port to listen on [env OPOLYX_PORT].")] = None,
+    port: Annotated[
+        int | None, typer.Option(min=0, max=65535, help="Port to listen on, 0-65535 [env OPOLYX_PORT].")
+    ] = None,
     database: Annotated[
         str | None,
         typer.Option(
@@ -37,23 +47,69 @@ def serve(
         overrides["database_url"] = database
     if data_dir is not None:
         overrides["data_dir"] = data_dir
-    settings = Settings(**overrides)  # type: ignore[arg-type]
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValueError as exc:
+        _fail(f"invalid setting: {_first_line(exc)}")
+    if not 0 <= settings.port <= 65535:
+        _fail(f"invalid port {settings.port}: use 0-65535")
+    problem = database_problem(settings)
+    if problem is not None:
+        _fail(problem)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
     url = settings.public_url()
     typer.echo(f"opolyx: starting on {url} (database: {_describe(settings)})")
+    server = ReadyServer(uvicorn_config(app, settings), f"opolyx ready: open {url}")
     if open_browser:
         webbrowser.open(url)
-    config = uvicorn.Config(
-        app,
-        host=settings.host,
-        port=settings.port,
-        ws_max_size=settings.ws_hard_max_bytes,
-        log_level="info",
-        lifespan="on",
-    )
-    server = uvicorn.Server(config)
     server.run()
+    if not server.started:
+        _fail(f"could not listen on {settings.host}:{settings.port} (see the error above)")
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"opolyx: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0][:300]
+
+
+def database_problem(settings: Settings) -> str | None:
+    """Why the configured database cannot be used, in one line; None when it answers."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    raw = settings.resolved_database_url()
+    try:
+        url = make_url(raw)
+    except (ArgumentError, ValueError):
+        return "the database URL does not parse; expected e.g. postgresql+asyncpg://user@host/db"
+    backend, driver = url.get_backend_name(), url.get_driver_name()
+    drivers = ASYNC_DRIVERS.get(backend)
+    if drivers is None:
+        return f"unsupported database {backend!r}: use sqlite+aiosqlite or postgresql+asyncpg"
+    if driver not in drivers:
+        want = sorted(drivers)[0]
+        return f"the database URL needs an async driver: {backend}+{want}://… (got {url.drivername!r})"
+    try:
+        asyncio.run(_ping(raw, settings.database_schema))
+    except Exception as exc:  # any failure to connect or migrate is the operator's to fix
+        return f"cannot use the database {_describe(settings)}: {type(exc).__name__}: {_first_line(exc)}"
+    return None
+
+
+async def _ping(url: str, schema: str) -> None:
+    from opolyx.storage import SqlStore
+
+    store = await asyncio.wait_for(SqlStore.open(url, schema=schema), timeout=30)
+    try:
+        await store.ping()
+    finally:
+        await store.close()
 
 
 def _describe(settings: Settings) -> str:

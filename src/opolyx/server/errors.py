@@ -60,3 +60,13 @@ CHAT_TOO_LONG = "chat_too_long"
 CHAT_EMPTY = "chat_empty"
 CONFLICT = "conflict"
 INTERNAL = "internal_error"
+
+# Security and abuse (docs/security.md)
+BAD_ORIGIN = "bad_origin"
+UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+INVALID_NICKNAME = "invalid_nickname"
+RESERVED_NICKNAME = "reserved_nickname"
+INVALID_TEXT = "invalid_text"
+WRONG_CODE = "wrong_code"
+TOO_MANY_SOCKETS = "too_many_sockets"
+TOO_MANY_ROOMS = "too_many_rooms"

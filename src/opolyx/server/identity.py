@@ -1,13 +1,19 @@
-"""Guest identity: a signed cookie naming a user row.
+"""Guest identity: a signed cookie naming a user row, and the one place a request's token is read.
 
 The cookie carries only the user id; everything else is in the users table, which already has a
 nullable e-mail column so an account can later be attached to the same id without a new session type.
+
+Transport (docs/security.md): browsers hold the token only in the HttpOnly cookie, out of reach of page
+scripts; clients without a cookie jar ask for it explicitly (``"token": true`` in ``POST
+/api/session``) and send it as ``Authorization: Bearer``. Tokens are never read from URLs, so they
+never reach access logs, histories or Referer headers.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -56,3 +62,14 @@ class SessionSigner:
 
 def new_user_id() -> str:
     return secrets.token_hex(16)
+
+
+def request_token(cookies: Mapping[str, str], headers: Mapping[str, str], cookie_name: str) -> str | None:
+    """The session token of an HTTP request or WebSocket handshake: the cookie, else a Bearer header."""
+    token = cookies.get(cookie_name)
+    if token:
+        return token
+    auth = headers.get("authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip() or None
+    return None

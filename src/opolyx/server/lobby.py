@@ -11,7 +11,7 @@ from opolyx.server import errors as E
 from opolyx.server.app import Services
 from opolyx.server.errors import ApiError
 from opolyx.server.hub import RoomHub
-from opolyx.server.identity import new_user_id
+from opolyx.server.identity import new_user_id, request_token
 from opolyx.server.protocol import (
     AddBot,
     ErrorOut,
@@ -48,20 +48,10 @@ def get_services(request: Request) -> Services:
 Svc = Annotated[Services, Depends(get_services)]
 
 
-def session_token(request: Request, cookie_name: str) -> str | None:
-    token = request.cookies.get(cookie_name)
-    if token:
-        return token
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return None
-
-
 async def optional_user(request: Request, svc: Svc) -> UserRecord | None:
     from opolyx.server.apikeys import authenticate
 
-    return await authenticate(svc, session_token(request, svc.settings.session_cookie))
+    return await authenticate(svc, request_token(request.cookies, request.headers, svc.settings.session_cookie))
 
 
 async def current_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:
@@ -104,7 +94,8 @@ async def user_out(svc: Services, user: UserRecord) -> UserOut:
 async def start_session(
     body: SessionIn, request: Request, response: Response, svc: Svc, user: MaybeUser
 ) -> SessionOut:
-    """Play as a guest: a nickname and a language give a signed session cookie (and the same token)."""
+    """Play as a guest: a nickname and a language give a signed, HttpOnly session cookie. Clients
+    without a cookie jar add ``"token": true`` to get the same value back for ``Authorization: Bearer``."""
     await rate_limit(svc, "session", request)
     if user is None:
         user = await svc.store.create_user(new_user_id(), body.nickname, body.language)
@@ -116,10 +107,10 @@ async def start_session(
         token,
         max_age=svc.settings.session_max_age_days * 86400,
         httponly=True,
-        samesite="lax",
-        secure=svc.settings.cookie_secure,
+        samesite=svc.settings.cookie_samesite,
+        secure=cookie_secure(svc, request),
     )
-    return SessionOut(user=await user_out(svc, user), token=token)
+    return SessionOut(user=await user_out(svc, user), token=token if body.token else None)
 
 
 @router.get("/api/session", tags=["session"])
@@ -128,10 +119,22 @@ async def who_am_i(user: User, svc: Svc) -> UserOut:
 
 
 @router.delete("/api/session", tags=["session"], status_code=204)
-async def end_session(svc: Svc) -> Response:
+async def end_session(request: Request, svc: Svc) -> Response:
     response = Response(status_code=204)
-    response.delete_cookie(svc.settings.session_cookie)
+    response.delete_cookie(
+        svc.settings.session_cookie,
+        httponly=True,
+        samesite=svc.settings.cookie_samesite,
+        secure=cookie_secure(svc, request),
+    )
     return response
+
+
+def cookie_secure(svc: Services, request: Request) -> bool:
+    """Secure when configured so, else when this request came over https (as uvicorn's proxy headers
+    tell it behind a TLS-terminating proxy)."""
+    configured = svc.settings.cookie_secure
+    return configured if configured is not None else request.url.scheme == "https"
 
 
 # --- lobby -------------------------------------------------------------------------------------------------

@@ -236,6 +236,11 @@ class ErrorOut(BaseModel):
 class SessionIn(Strict):
     nickname: Nickname
     language: Language = "en"
+    token: bool = Field(
+        default=False,
+        description="Non-browser clients: also return the session token in the body, to send as "
+        "'Authorization: Bearer <token>'. Browsers leave this out and rely on the HttpOnly cookie.",
+    )
 
 
 class UserOut(BaseModel):
@@ -248,7 +253,9 @@ class UserOut(BaseModel):
 
 class SessionOut(BaseModel):
     user: UserOut
-    token: str = Field(description="Same value as the cookie; for clients without a cookie jar.")
+    token: str | None = Field(
+        default=None, description="Only when asked for (`token: true`): the cookie's value, for Bearer auth."
+    )
 
 
 class RoomCreate(Strict):

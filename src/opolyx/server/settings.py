@@ -8,6 +8,7 @@ side in one process.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -29,7 +30,13 @@ class Settings(BaseSettings):
     secret_key: str = ""
     session_cookie: str = "opolyx_session"
     session_max_age_days: int = 365
-    cookie_secure: bool = False
+    # The session cookie's Secure flag: None means "when the request came over https" (uvicorn's
+    # --proxy-headers decide what counts behind a proxy); true/false force it.
+    cookie_secure: bool | None = None
+    cookie_samesite: Literal["lax", "strict"] = "lax"
+    # Origins (scheme://host[:port], comma-separated) allowed to open sockets and send state-changing
+    # requests besides the server's own (the Host it was reached by). "*" turns the check off.
+    allowed_origins: str = ""
 
     # Bots wait this long (seconds, drawn uniformly) before acting; 0/0 makes them instant (tests).
     bot_delay_min: float = 0.8
@@ -74,6 +81,28 @@ class Settings(BaseSettings):
     # How long a lobby call forwarded to a room's owner may take before it is retried elsewhere.
     cluster_call_timeout: float = 10.0
 
+    # Sockets one session (and one address) may hold open at once, across rooms (per process).
+    max_sockets_per_user: int = 8
+    max_sockets_per_address: int = 64
+    # Waiting rooms one address may have open at once, and how long an untouched waiting room lives.
+    max_waiting_rooms_per_address: int = 10
+    waiting_room_ttl_minutes: float = 30.0
+    # `sync` answers a whole snapshot: a per-session allowance on top of the per-socket frame limit.
+    rate_sync_burst: int = 10
+    rate_sync_per_second: float = 1.0
+    # Replays of finished games (anonymous): per address.
+    rate_replay_burst: int = 10
+    rate_replay_per_second: float = 0.5
+    # Wrong private-room codes: guesses per session (the address gets rate_address_factor times more).
+    rate_code_miss_burst: int = 10
+    rate_code_miss_per_second: float = 0.05
+
+    # HTTP connection hygiene (uvicorn): open connections at most, idle keep-alive, and how long a
+    # client may take to send a request's head before the connection is dropped.
+    http_limit_concurrency: int = 2000
+    http_keep_alive_seconds: float = 5.0
+    http_header_timeout_seconds: float = 10.0
+
     # The MCP connector for AI agents at /mcp (streamable HTTP, personal API keys); see docs/agents.md.
     mcp_enabled: bool = True
     # Where the connector's agents reach this server's public protocol; empty: this process's own address.
@@ -85,6 +114,9 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite+aiosqlite:///{(self.data_dir / 'opolyx.sqlite3').resolve()}"
+
+    def extra_origins(self) -> frozenset[str]:
+        return frozenset(o.strip().rstrip("/").lower() for o in self.allowed_origins.split(",") if o.strip())
 
     def public_url(self) -> str:
         host = self.host

@@ -20,6 +20,7 @@ from opolyx.server.apikeys import authenticate
 from opolyx.server.app import Services
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.hub import Connection, Peer, RoomHub
+from opolyx.server.identity import request_token
 from opolyx.server.protocol import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
 from opolyx.storage import UserRecord
 
@@ -43,11 +44,7 @@ def _error(code: str, message: str, ref: Any = None, reason: str | None = None) 
 
 
 async def _user(ws: WebSocket, svc: Services) -> UserRecord | None:
-    token = ws.cookies.get(svc.settings.session_cookie) or ws.query_params.get("token")
-    if not token:
-        auth = ws.headers.get("authorization", "")
-        token = auth[7:].strip() if auth.lower().startswith("bearer ") else None
-    return await authenticate(svc, token)
+    return await authenticate(svc, request_token(ws.cookies, ws.headers, svc.settings.session_cookie))
 
 
 @router.websocket("/ws/rooms/{room_id}")
