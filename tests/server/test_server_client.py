@@ -95,7 +95,10 @@ async def test_chat_and_keys_through_the_client(server: ThreadServer) -> None:
                 with pytest.raises(OpolyxError) as info:
                     await table.act({"type": "roll"})
                 assert info.value.code == "game_not_running"
-            await ann.revoke_key(made.id)
+                # Revoking the key ends its open socket too: the reconnection is refused for good.
+                await ann.revoke_key(made.id)
+                assert await table.wait_until(lambda: table.error is not None, 20)
+                assert table.error is not None and table.error.code == "not_authenticated"
             with pytest.raises(OpolyxError) as info:
                 await agent.me()
             assert info.value.code == "not_authenticated"

@@ -291,7 +291,7 @@ async def test_api_keys_name_their_owner_until_revoked(store: Store) -> None:
     made = await store.create_api_key("k1", "u1", "my agent", "digest-1")
     assert made.last_used_at is None
     owner = await store.user_by_api_key("digest-1")
-    assert owner is not None and owner.id == "u1" and owner.agent
+    assert owner is not None and owner.id == "u1" and owner.agent and owner.api_key == "k1"
     assert await store.user_by_api_key("unknown") is None
     [listed] = await store.list_api_keys("u1")
     assert listed.label == "my agent" and listed.last_used_at is not None

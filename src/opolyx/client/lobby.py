@@ -28,9 +28,12 @@ class Client:
         token: str | None = None,
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
+        """``headers`` go with every request and socket handshake (e.g. a relay's ``X-Forwarded-For``)."""
         self.server = server.rstrip("/")
         self.token = token
+        self.extra_headers = dict(headers or {})
         self.http = httpx.AsyncClient(base_url=self.server, timeout=timeout, transport=transport)
 
     async def __aenter__(self) -> Client:
@@ -47,7 +50,8 @@ class Client:
     # --- plumbing ------------------------------------------------------------------------------------
 
     def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        auth = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        return self.extra_headers | auth
 
     async def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """Send one call; the decoded answer, or OpolyxError with the server's code."""

@@ -54,19 +54,29 @@ class AgentPool:
 
     async def get(self, key: str, app: Any, address: str) -> AgentPlayer:
         """The key's agent, made on first use. Its lobby calls go straight into ``app`` in this
-        process, as from ``address`` (the agent's own), so per-address rate limits count each agent
-        apart instead of all of them as this server's loopback address."""
+        process, as from ``address`` (the agent's own), so per-address limits count each agent apart
+        instead of all of them as this server's loopback address."""
         digest = key_digest(key)
         async with self._lock:
             await self._sweep()
             entry = self.agents.get(digest)
             if entry is None:
                 transport = httpx.ASGITransport(app=app, client=(address, 0)) if app is not None else None
-                agent = AgentPlayer(Client(self.server_url, token=key, transport=transport))
+                # The room socket goes over this server's own address; uvicorn trusts X-Forwarded-For
+                # from loopback (its default), so socket limits and chat buckets see the agent's address.
+                relay = {"X-Forwarded-For": address}
+                agent = AgentPlayer(Client(self.server_url, token=key, transport=transport, headers=relay))
             else:
                 agent = entry[0]
             self.agents[digest] = (agent, time.monotonic())
             return agent
+
+    async def forget(self, key: str) -> None:
+        """Close the table of a key that no longer works (revoked): its socket must not play on."""
+        async with self._lock:
+            entry = self.agents.pop(key_digest(key), None)
+        if entry is not None:
+            await entry[0].close()
 
     async def _sweep(self) -> None:
         now = time.monotonic()
@@ -126,6 +136,8 @@ class McpEndpoint:
         if key is not None and is_api_key(key):
             user = await user_for_key(scope["app"].state.services, key)
         if user is None:
+            if key is not None:
+                await self.pool.forget(key)
             body = json.dumps(
                 {"code": "not_authenticated", "message": "the MCP endpoint needs a live personal API key (Bearer)"}
             ).encode()

@@ -52,8 +52,10 @@ class UserRecord:
     language: str
     email: str | None
     created_at: datetime
-    # Not stored with the person: true while they are served through a personal API key (an agent).
+    # Not stored with the person: true while they are served through a personal API key (an agent),
+    # and that key's id.
     agent: bool = False
+    api_key: str | None = None
 
 
 @dataclass(frozen=True)

@@ -620,7 +620,7 @@ class SqlStore(Store):
             async with self.engine.begin() as conn:
                 await conn.execute(api_keys.update().where(api_keys.c.id == row.id).values(last_used_at=now))
         user = await self.get_user(row.user_id)
-        return None if user is None else replace(user, agent=True)
+        return None if user is None else replace(user, agent=True, api_key=row.id)
 
 
 def _settle(item: _Append, error: BaseException | None = None, cause: BaseException | None = None) -> None:
