@@ -125,3 +125,18 @@ async def test_tool_errors_carry_the_server_codes(server: ThreadServer, people: 
         wrong = next(a for a in ({"type": "buy"}, {"type": "pay_bail"}) if a not in state["legal_actions"])
         with pytest.raises(ToolFailed, match=r"illegal_action|stale_state"):
             await call(client, "act", {"action": wrong})
+
+
+def test_tool_calls_share_a_persons_frame_allowance(start_server: Callable[..., ThreadServer]) -> None:
+    server = start_server(rate_ws_burst=3, rate_ws_per_second=0.001)
+    owner = Person(server.base, "Ada")
+    try:
+        key = owner.post("/api/keys", {"label": "test agent"}).json()["key"]
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+        codes = [
+            httpx.post(server.base + "/mcp", json=body, headers={"Authorization": f"Bearer {key}"}).status_code
+            for _ in range(4)
+        ]
+    finally:
+        owner.close()
+    assert 429 not in codes[:3] and codes[3] == 429

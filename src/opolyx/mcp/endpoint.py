@@ -133,21 +133,31 @@ class McpEndpoint:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         key = bearer(headers)
         user = None
+        services = scope["app"].state.services
         if key is not None and is_api_key(key):
-            user = await user_for_key(scope["app"].state.services, key)
+            user = await user_for_key(services, key)
+        if user is not None and not await services.limiter.take("ws", f"mcp:{user.id}"):
+            # Tool calls draw on the same allowance as a person's socket frames.
+            await _json(send, 429, {"code": "rate_limited", "message": "too many tool calls; slow down"})
+            return
         if user is None:
             if key is not None:
                 await self.pool.forget(key)
-            body = json.dumps(
-                {"code": "not_authenticated", "message": "the MCP endpoint needs a live personal API key (Bearer)"}
-            ).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 401,
-                    "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            message = "the MCP endpoint needs a live personal API key (Bearer)"
+            challenge = [(b"www-authenticate", b"Bearer")]
+            await _json(send, 401, {"code": "not_authenticated", "message": message}, challenge)
             return
         await self.manager.handle_request(scope, receive, send)
+
+
+async def _json(
+    send: Send, status: int, body: dict[str, str], headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), *(headers or [])],
+        }
+    )
+    await send({"type": "http.response.body", "body": json.dumps(body).encode()})

@@ -53,4 +53,11 @@ def mcp_command(
     language: str = typer.Option("en", "--language", help="Without a key: the guest's language."),
 ) -> None:
     """Serve the MCP connector on stdin/stdout for an AI client (see docs/agents.md)."""
-    anyio.run(serve_stdio, server.rstrip("/"), key or os.environ.get(KEY_ENV) or None, nickname, language)
+    from opolyx.client import OpolyxError
+
+    try:
+        anyio.run(serve_stdio, server.rstrip("/"), key or os.environ.get(KEY_ENV) or None, nickname, language)
+    except OpolyxError as exc:
+        # E.g. the server is down or refused the guest session: say so on stderr (stdout is MCP's).
+        typer.echo(f"opolyx mcp: {exc}", err=True)
+        raise typer.Exit(1) from exc
