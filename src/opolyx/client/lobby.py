@@ -14,8 +14,7 @@ import httpx
 
 from opolyx.client.errors import OpolyxError
 from opolyx.client.room import RoomSocket
-from opolyx.server.apikeys import KeyOut, NewKeyOut
-from opolyx.server.protocol import RoomList, RoomOut, SessionOut, UserOut
+from opolyx.server.protocol import KeyOut, NewKeyOut, RoomList, RoomOut, SessionOut, UserOut
 
 
 class Client:

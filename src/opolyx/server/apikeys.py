@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime
-from typing import Annotated
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field, StringConstraints
 
 from opolyx.server import errors as E
 from opolyx.server.app import Services
 from opolyx.server.errors import ApiError
 from opolyx.server.lobby import ERRORS, Svc, User, rate_limit
+from opolyx.server.protocol import KeyIn, KeyOut, NewKeyOut
 from opolyx.storage import ApiKeyRecord, UserRecord
 
 # Every key starts with this, so a server (and a person reading a config file) can tell it from a
@@ -53,26 +51,6 @@ async def authenticate(svc: Services, token: str | None) -> UserRecord | None:
         return await user_for_key(svc, token)
     user_id = svc.signer.verify(token)
     return await svc.store.get_user(user_id) if user_id else None
-
-
-class KeyIn(BaseModel):
-    label: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)] = Field(
-        description="What the key is for, e.g. the agent's name; shown in the list of keys."
-    )
-
-
-class KeyOut(BaseModel):
-    id: str
-    label: str
-    created_at: datetime
-    last_used_at: datetime | None = Field(default=None, description="Noted at most once a minute.")
-
-
-class NewKeyOut(BaseModel):
-    id: str
-    label: str
-    key: str = Field(description="The key itself. Shown only now: the server keeps just a digest of it.")
-    created_at: datetime
 
 
 def _key_out(record: ApiKeyRecord) -> KeyOut:
