@@ -41,6 +41,12 @@ def quick_settings(data_dir: Path, **overrides: Any) -> Settings:
         "rate_chat_burst": 1000,
         "rate_ws_burst": 100000,
         "rate_ws_per_second": 100000.0,
+        "rate_sync_burst": 100000,
+        "rate_replay_burst": 1000,
+        "rate_code_burst": 1000,
+        "max_sockets_per_user": 1000,
+        "max_sockets_per_address": 100000,
+        "max_waiting_rooms_per_address": 100000,
     }
     values.update(overrides)
     return Settings(**values)

@@ -8,12 +8,14 @@ from opolyx.mcp.stdio import mcp_command
 from opolyx.server.cli import serve
 from opolyx.sim.cli import simulate_command
 from opolyx.story import story
+from opolyx.verify_cli import verify_command
 
 app = typer.Typer(help="opolyx: a Monopoly-style board game.", no_args_is_help=True)
 app.command("serve")(serve)
 app.command("simulate")(simulate_command)
 app.command("story")(story)
 app.command("mcp")(mcp_command)
+app.command("verify")(verify_command)
 
 
 @app.command("play")

@@ -24,7 +24,7 @@ def test_browser_sessions_keep_the_token_out_of_page_scripts(server: ThreadServe
         assert "httponly" in cookie and "samesite=lax" in cookie and "secure" not in cookie
         assert c.get("/api/session").json()["nickname"] == "Ann"  # the cookie alone is enough
     # Clients without a cookie jar opt in explicitly and get a token that works as a Bearer header.
-    r = httpx.post(server.base + "/api/session", json={"nickname": "Bot client", "token": True})
+    r = httpx.post(server.base + "/api/session", json={"nickname": "Script", "token": True})
     token = r.json()["token"]
     assert token and httpx.get(server.base + "/api/session", headers={"Authorization": f"Bearer {token}"}).is_success
 

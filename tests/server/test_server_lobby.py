@@ -44,11 +44,11 @@ def test_room_lifecycle_and_refusals(server: ThreadServer, people: Callable[[str
     assert ann.post("/api/rooms", {"mode": "classic", "seats": 7}).json()["code"] == "invalid_request"
     room = ann.create("classic", 3, public=False)
     rid = room["id"]
-    assert room["code"] and len(room["code"]) == 6
-    # Private rooms are not listed, but can be joined by code (and their code is not shown to outsiders).
+    assert room["code"] and len(room["code"]) == 8
+    # Private rooms are not listed, and the id alone shows nothing: they are joined by code.
     listing = httpx.get(server.base + "/api/rooms").json()
     assert rid not in [r["id"] for r in listing["waiting"]]
-    assert bob.http.get(f"/api/rooms/{rid}").json()["code"] is None
+    assert bob.http.get(f"/api/rooms/{rid}").json()["code"] == "room_not_found"
     assert bob.post("/api/join", {"code": room["code"].lower()}).status_code == 200
     # One unfinished game per person.
     r = bob.post("/api/rooms", {"mode": "blitz", "seats": 2})
@@ -59,7 +59,8 @@ def test_room_lifecycle_and_refusals(server: ThreadServer, people: Callable[[str
     assert ann.post(f"/api/rooms/{rid}/bots", {"strength": "legendary"}).json()["code"] == "invalid_request"
     r = ann.post(f"/api/rooms/{rid}/bots", {"strength": "hard"})
     assert [p["kind"] for p in r.json()["players"]] == ["human", "human", "bot"]
-    assert cid.post(f"/api/rooms/{rid}/join").json()["code"] == "room_full"
+    assert cid.post(f"/api/rooms/{rid}/join").json()["code"] == "room_not_found"  # no code, no entry
+    assert cid.post("/api/join", {"code": room["code"]}).json()["code"] == "room_full"
     bot_seat = r.json()["players"][2]["seat"]
     assert ann.http.delete(f"/api/rooms/{rid}/bots/0").json()["code"] == "not_a_bot"
     assert ann.http.delete(f"/api/rooms/{rid}/bots/{bot_seat}").status_code == 200
@@ -73,11 +74,13 @@ def test_room_lifecycle_and_refusals(server: ThreadServer, people: Callable[[str
     assert bob.post(f"/api/rooms/{rid}/start").status_code == 200
     assert cid.post(f"/api/rooms/{rid}/leave").status_code == 200  # resigns from the running game
     assert cid.http.get("/api/session").json()["room"] is None
+    assert ann.post(f"/api/rooms/{rid}/join").json()["code"] == "room_not_found"  # she left: the id is not enough
+    assert ann.post("/api/join", {"code": room["code"]}).status_code == 200  # the code lets her watch
     assert ann.post(f"/api/rooms/{rid}/join").json()["code"] == "already_started"
     assert ann.http.get("/api/rooms/nope").json()["code"] == "room_not_found"
     assert ann.post("/api/join", {"code": "ZZZZZZ"}).json()["code"] == "room_not_found"
     # Cid's resignation left Bob alone: the game is over and its replay is served.
-    assert ann.http.get(f"/games/{rid}/replay").json()["status"] == "finished"
+    assert bob.http.get(f"/games/{rid}/replay").json()["status"] == "finished"
 
 
 def test_public_listing_shows_waiting_and_running(server: ThreadServer, people: Callable[[str], Person]) -> None:

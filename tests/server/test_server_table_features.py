@@ -115,7 +115,8 @@ def test_events_carry_the_new_state_and_snapshots_the_history(
     assert first["history"] == []
     ann.post(f"/api/rooms/{room['id']}/start")
     started = ann.recv_until("snapshot")
-    assert [h["event"]["type"] for h in started["history"]][:1] == ["game_started"]
+    # Fair dice: the seed's commitment comes first, before anything random happened.
+    assert [h["event"]["type"] for h in started["history"]][:2] == ["seed_committed", "game_started"]
     assert all(h["seq"] == 0 for h in started["history"])
     table = Table(ann, random.Random(7))
     table.absorb(started)
@@ -132,7 +133,7 @@ def test_events_carry_the_new_state_and_snapshots_the_history(
     eve.connect(room["id"])
     late = eve.recv_until("snapshot")
     history = late["history"]
-    assert history[0]["event"]["type"] == "game_started"
+    assert [h["event"]["type"] for h in history[:2]] == ["seed_committed", "game_started"]
     assert history[-1]["seq"] == late["seq"]
     flat = [(h["seq"], h["event"]) for h in history if h["seq"] > 0]
     live = [(f["seq"], e) for f in frames for e in f["events"] if f["seq"] <= late["seq"]]
@@ -144,8 +145,11 @@ def test_events_carry_the_new_state_and_snapshots_the_history(
     eve.connect(room["id"])
     end = eve.recv_until("snapshot")
     assert 0 < len(end["history"]) <= HISTORY_LIMIT
-    tail = [(s, e) for s, events in table.events_seen for e in events][-len(end["history"]):]
-    assert [(h["seq"], h["event"]) for h in end["history"]] == tail
+    # Fair dice: the game's last event reveals its seed.
+    assert end["history"][-1]["event"]["type"] == "seed_revealed"
+    played = end["history"][:-1]
+    tail = [(s, e) for s, events in table.events_seen for e in events][-len(played):]
+    assert [(h["seq"], h["event"]) for h in played] == tail
 
 
 def test_history_and_takeovers_survive_a_restart(start_server: Callable[..., ThreadServer]) -> None:

@@ -10,7 +10,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,9 +29,11 @@ from opolyx.server.errors import ApiError
 from opolyx.server.guard import GuardMiddleware
 from opolyx.server.hub import HubContext, Peer, RoomHub
 from opolyx.server.identity import SessionSigner, resolve_secret
-from opolyx.server.ratelimit import RateLimiter, Rule, SharedRateLimiter
+from opolyx.server.ratelimit import RateLimiter, Rule, SharedRateLimiter, SocketCounter
+from opolyx.server.replays import ReplayCache
 from opolyx.server.rooms import RoomService
 from opolyx.server.settings import Settings
+from opolyx.server.text import text_code
 from opolyx.storage import SqlStore, Store
 
 if TYPE_CHECKING:
@@ -50,6 +52,8 @@ class Services:
     signer: SessionSigner
     limiter: RateLimiter
     rooms: RoomService
+    replays: ReplayCache
+    sockets: SocketCounter = field(default_factory=SocketCounter)
 
 
 def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimiter:
@@ -59,6 +63,9 @@ def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimi
         "chat": Rule(settings.rate_chat_burst, settings.rate_chat_per_second),
         "session": Rule(settings.rate_session_burst, settings.rate_session_per_second),
         "ws": Rule(settings.rate_ws_burst, settings.rate_ws_per_second),
+        "sync": Rule(settings.rate_sync_burst, settings.rate_sync_per_second),
+        "replay": Rule(settings.rate_replay_burst, settings.rate_replay_per_second),
+        "code": Rule(settings.rate_code_burst, settings.rate_code_per_second),
     }
     if cluster is not None:
         return SharedRateLimiter(rules, cluster.redis, address_factor=settings.rate_address_factor)
@@ -86,9 +93,12 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         cluster = Cluster(settings.redis_url, settings.cluster_lease_seconds) if settings.redis_url else None
         stack = contextlib.AsyncExitStack()
         try:
-            signer = SessionSigner(resolve_secret(settings), settings.session_max_age_days * 86400)
-            rooms = RoomService(HubContext(settings, store, engine_loader), cluster)
-            services = Services(settings, store, signer, make_limiter(settings, cluster), rooms)
+            secret = resolve_secret(settings)
+            signer = SessionSigner(secret, settings.session_max_age_days * 86400)
+            rooms = RoomService(HubContext(settings, store, engine_loader, secret), cluster)
+            services = Services(
+                settings, store, signer, make_limiter(settings, cluster), rooms, replays=ReplayCache(engine_loader)
+            )
             app.state.services = services
 
             async def on_frame(hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
@@ -143,14 +153,13 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()))
-        return JSONResponse(
-            {"code": E.INVALID_REQUEST, "message": f"{where}: {first.get('msg', 'invalid request')}"},
-            status_code=422,
-        )
+        code = text_code(str(first.get("type"))) or E.INVALID_REQUEST
+        return JSONResponse({"code": code, "message": f"{where}: {first.get('msg', 'invalid request')}"}, 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = E.NOT_FOUND if exc.status_code == 404 else f"http_{exc.status_code}"
+        known = {400: E.INVALID_REQUEST, 404: E.NOT_FOUND}
+        code = known.get(exc.status_code, f"http_{exc.status_code}")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     from opolyx.server.apikeys import router as keys_router

@@ -7,6 +7,7 @@ asynchronously, or points at nothing) is told in one line and a non-zero exit, b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import webbrowser
 from typing import Annotated
@@ -18,7 +19,7 @@ from opolyx.server.serving import ReadyServer, uvicorn_config
 from opolyx.server.settings import Settings
 
 # SQLAlchemy async drivers the store is tested with.
-ASYNC_DRIVERS = {"sqlite": {"aiosqlite"}, "postgresql": {"asyncpg", "psycopg"}}
+ASYNC_DRIVERS = {"sqlite": {"aiosqlite"}, "postgresql": {"asyncpg"}}
 
 
 def serve(
@@ -63,7 +64,8 @@ def serve(
     server = ReadyServer(uvicorn_config(app, settings), f"opolyx ready: open {url}")
     if open_browser:
         webbrowser.open(url)
-    server.run()
+    with contextlib.suppress(SystemExit):  # uvicorn exits on a failed start; we say why below
+        server.run()
     if not server.started:
         _fail(f"could not listen on {settings.host}:{settings.port} (see the error above)")
 
@@ -88,7 +90,7 @@ def database_problem(settings: Settings) -> str | None:
         url = make_url(raw)
     except (ArgumentError, ValueError):
         return "the database URL does not parse; expected e.g. postgresql+asyncpg://user@host/db"
-    backend, driver = url.get_backend_name(), url.get_driver_name()
+    backend, driver = url.get_backend_name(), url.drivername.partition("+")[2]
     drivers = ASYNC_DRIVERS.get(backend)
     if drivers is None:
         return f"unsupported database {backend!r}: use sqlite+aiosqlite or postgresql+asyncpg"

@@ -27,6 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from opolyx.server import errors as E
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# No request of the protocol comes near this; a larger body is refused before it is read.
+MAX_BODY_BYTES = 1024 * 1024
 _INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 # FastAPI's /docs and /redoc pages load Swagger UI / ReDoc from a CDN with an inline bootstrap script.
 _DOC_PATHS = ("/docs", "/redoc")
@@ -115,6 +117,15 @@ def body_refusal(scope: Scope) -> tuple[int, str, str] | None:
     return None
 
 
+def size_refusal(scope: Scope) -> tuple[int, str, str] | None:
+    length = _header(scope, b"content-length")
+    chunked = "chunked" in (_header(scope, b"transfer-encoding") or "").lower()
+    too_long = length is not None and (not length.strip().isdigit() or int(length) > MAX_BODY_BYTES)
+    if chunked or too_long:
+        return 413, E.PAYLOAD_TOO_LARGE, f"request bodies are limited to {MAX_BODY_BYTES} bytes, with a Content-Length"
+    return None
+
+
 class GuardMiddleware:
     def __init__(self, app: ASGIApp, *, extra_origins: frozenset[str], index_html: Path) -> None:
         self.app = app
@@ -150,7 +161,7 @@ class GuardMiddleware:
             if not origin_allowed(scope, self.extra_origins):
                 refusal = (403, E.BAD_ORIGIN, "requests from other sites' pages are refused")
             else:
-                refusal = body_refusal(scope)
+                refusal = body_refusal(scope) or size_refusal(scope)
             if refusal is not None:
                 await _send_error(send, *refusal, extra)
                 return

@@ -23,6 +23,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from opolyx import fairness
 from opolyx.server import errors as E
 from opolyx.server.botplay import choose_bot_action, fallback_action
 from opolyx.server.clocks import ClockBook
@@ -100,6 +101,7 @@ class Connection(Peer):
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.queue_limit = queue_limit
         self.closed = False
+        self.close_code = 1000
         self.id = secrets.token_hex(6)
 
     def send_text(self, text: str) -> None:
@@ -113,9 +115,11 @@ class Connection(Peer):
             return
         self.queue.put_nowait(text)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
+        """Close once everything queued is sent; ``code`` is the close code the client sees."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self.queue.put_nowait(None)
 
     async def writer(self) -> None:
@@ -130,7 +134,7 @@ class Connection(Peer):
         finally:
             self.closed = True
             with contextlib.suppress(Exception):
-                await self.ws.close(code=1000)
+                await self.ws.close(code=self.close_code)
 
 
 @dataclass
@@ -138,6 +142,11 @@ class HubContext:
     settings: Settings
     store: Store
     engine: Callable[[], EngineApi]
+    # The server's secret: the fair-dice nonce of each game is derived from it (opolyx.fairness).
+    secret: str = ""
+
+    def seed_nonce(self, room_id: str) -> str:
+        return fairness.derive_nonce(self.secret, room_id)
 
 
 class RoomHub:
@@ -161,6 +170,10 @@ class RoomHub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bot_stuck: tuple[int, int] | None = None
         self._known_out: set[int] = {s.seat for s in room.seats if s.out}
+        # Private rooms: people without a seat who proved they know the code (or held a seat), so may watch.
+        self.admitted: set[str] = set()
+        # Last time someone joined, left or connected: idle waiting rooms expire (rooms.py).
+        self.touched = time.monotonic()
         self.closed = False
 
     # --- loading -------------------------------------------------------------------------------------
@@ -205,12 +218,22 @@ class RoomHub:
             if seat.took_over_at is not None:
                 notices.setdefault(seat.took_over_at, []).append(self._takeover_event(seat))
         self.history.clear()
+        self._remember(0, [self._seed_event(committed=True)])
         self._remember(0, game.start_events)
         self._remember(0, notices.pop(0, []))
         for seq, (seat_no, action) in enumerate(log, start=1):
             self._remember(seq, game.apply(seat_no, action))
             self._remember(seq, notices.pop(seq, []))
+        if game.is_over:
+            self._remember(len(log), [self._seed_event(committed=False)])
         return game
+
+    def _seed_event(self, *, committed: bool) -> JSON:
+        """Fair dice: the seed's commitment (the game's first event), or at the end the seed itself."""
+        assert self.room.seed is not None
+        nonce = self.ctx.seed_nonce(self.room.id)
+        make = fairness.committed_event if committed else fairness.revealed_event
+        return make(self.room.seed, nonce)
 
     def _remember(self, seq: int, events: list[JSON]) -> None:
         for event in events:
@@ -248,6 +271,22 @@ class RoomHub:
             "name": bot.get("replaces"),
             "bot": {"strength": seat.bot, "number": bot.get("number")},
         }
+
+    def may_watch(self, user_id: str | None) -> bool:
+        """Public rooms are open to all; a private room only to its seats, its creator and those who
+        entered its code (an id alone is not enough: ids get shared in links and logs)."""
+        room = self.room
+        if room.public:
+            return True
+        if user_id is None:
+            return False
+        return room.seat_of(user_id) is not None or user_id == room.creator_id or user_id in self.admitted
+
+    def enter(self, user: UserRecord, code: str) -> None:
+        """(Lock not held.) Checked before ``join``: the code of a private room admits its holder."""
+        if self.room.code is None or not secrets.compare_digest(self.room.code.encode(), code.encode()):
+            raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
+        self.admitted.add(user.id)
 
     def connected_users(self) -> set[str]:
         return {c.user.id for c in self.conns if not c.closed}
@@ -325,14 +364,19 @@ class RoomHub:
 
     # --- connections ---------------------------------------------------------------------------------
 
-    async def attach(self, conn: Peer) -> None:
+    async def attach(self, conn: Peer) -> bool:
+        """Connect a socket; False (and nothing sent) if its person may not watch this room."""
+        if not self.may_watch(conn.user.id):
+            return False
         async with self.lock:
+            self.touched = time.monotonic()
             first = conn.user.id not in self.connected_users()
             self.conns.add(conn)
             conn.send(self.snapshot_for(conn))
             seat = self.room.seat_of(conn.user.id)
             if first and seat is not None:
                 self.broadcast({"type": "presence", "seat": seat.seat, "name": seat.name, "connected": True})
+        return True
 
     async def detach(self, conn: Peer) -> None:
         async with self.lock:
@@ -381,6 +425,8 @@ class RoomHub:
         self.room = await self.ctx.store.replace_with_bot(
             self.room.id, seat.seat, bot=TAKEOVER_STRENGTH, name=name, at_seq=self.seq
         )
+        if seat.user_id is not None:
+            self.admitted.add(seat.user_id)  # the person who left may watch on, even in a private room
         bot_seat = next(s for s in self.room.seats if s.seat == seat.seat)
         event = self._takeover_event(bot_seat)
         self._remember(self.seq, [event])
@@ -458,6 +504,10 @@ class RoomHub:
             conn.send_text(text)
         if room_changed:
             self.broadcast_room()
+        if over:
+            revealed = self._seed_event(committed=False)
+            self._remember(seq, [revealed])
+            self.broadcast({"type": "notice", "seq": seq, "event": revealed})
         self._arm()
 
     def _rebuild(self) -> None:
@@ -616,7 +666,10 @@ class RoomHub:
     # --- lobby ---------------------------------------------------------------------------------------
 
     async def join(self, user: UserRecord) -> None:
+        if not self.may_watch(user.id):
+            raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {self.room.id}")
         async with self.lock:
+            self.touched = time.monotonic()
             room = self.room
             if room.status != WAITING:
                 raise ApiError(409, E.ALREADY_STARTED, "the game has already started")
@@ -691,6 +744,7 @@ class RoomHub:
                     raise ApiError(409, exc.code, exc.message) from exc
                 return
         async with self.lock:
+            self.touched = time.monotonic()
             room = self.room
             seat = room.seat_of(user.id)
             if room.status != WAITING or seat is None:
@@ -735,6 +789,7 @@ class RoomHub:
             self.game = game
             self.log = []
             self.history.clear()
+            self._remember(0, [self._seed_event(committed=True)])
             self._remember(0, game.start_events)
             self.snap = game.snapshot()
             self.view = self._public(self.snap)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
+from opolyx import fairness
 from opolyx.server import errors as E
 from opolyx.server.app import Services
 from opolyx.server.errors import ApiError
@@ -17,7 +21,6 @@ from opolyx.server.protocol import (
     ErrorOut,
     Health,
     JoinByCode,
-    ReplayAction,
     ReplayOut,
     RoomCreate,
     RoomList,
@@ -25,8 +28,11 @@ from opolyx.server.protocol import (
     SessionIn,
     SessionOut,
     UserOut,
+    VerifyIn,
+    VerifyOut,
 )
-from opolyx.storage import FINISHED, RUNNING, WAITING, UserRecord
+from opolyx.server.replays import MAX_SNAPSHOT_PAGE
+from opolyx.storage import FINISHED, RUNNING, WAITING, RoomRecord, UserRecord
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorOut},
@@ -148,9 +154,20 @@ async def _views(svc: Services, status: str, viewer: UserRecord | None) -> list[
     return out
 
 
+def valid_id(value: str) -> bool:
+    """Room and game ids are base64url; anything else (NUL, 10 kB of text) is no room, and never reaches
+    the database (PostgreSQL refuses NUL with an error, not an empty answer)."""
+    return 0 < len(value) <= 32 and ID_CHARS.issuperset(value)
+
+
+ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
 async def _room_call(svc: Services, room_id: str, op: str, user: UserRecord | None, *args: Any) -> RoomOut:
     """Run a lobby call on the room wherever it lives (this process or a cluster peer); the room as
     ``user`` now sees it."""
+    if not valid_id(room_id):
+        raise ApiError(404, E.ROOM_NOT_FOUND, "no such room")
     return RoomOut.model_validate(await svc.rooms.call(room_id, op, user, *args))
 
 
@@ -164,13 +181,16 @@ async def list_rooms(svc: Svc, viewer: MaybeUser) -> RoomList:
 async def create_room(body: RoomCreate, request: Request, svc: Svc, user: User) -> RoomOut:
     """Create a room and sit in it. Private rooms get a join code (shown to those seated)."""
     await rate_limit(svc, "create", request, user)
-    hub = await svc.rooms.create(user, body.mode, body.seats, body.public, body.bots_replace_leavers)
+    hub = await svc.rooms.create(
+        user, body.mode, body.seats, body.public, body.bots_replace_leavers, address=client_address(request)
+    )
     return room_out(hub, user)
 
 
 @router.get("/api/rooms/{room_id}", tags=["lobby"])
 async def get_room(room_id: str, svc: Svc, viewer: MaybeUser) -> RoomOut:
-    """A room by id; also how to spectate: connect to its ``ws`` path without holding a seat."""
+    """A room by id; also how to spectate: connect to its ``ws`` path without holding a seat. Private
+    rooms answer only those seated in them or admitted by their code (others get 404)."""
     return await _room_call(svc, room_id, "view", viewer)
 
 
@@ -182,10 +202,13 @@ async def join_room(room_id: str, request: Request, svc: Svc, user: User) -> Roo
 
 @router.post("/api/join", tags=["lobby"])
 async def join_by_code(body: JoinByCode, request: Request, svc: Svc, user: User) -> RoomOut:
-    """Join a (private or public) room by its code."""
+    """Join a private room by its code; once its game has started, the code lets you watch it."""
     await rate_limit(svc, "join", request, user)
-    room_id = await svc.rooms.by_code(body.code)
-    return await _room_call(svc, room_id, "join", user)
+    # Every attempt costs from a small allowance, so codes cannot be guessed by trying them.
+    await rate_limit(svc, "code", request, user)
+    code = body.code.strip().upper()
+    room_id = await svc.rooms.by_code(code)
+    return await _room_call(svc, room_id, "enter", user, code)
 
 
 @router.post("/api/rooms/{room_id}/leave", tags=["lobby"])
@@ -215,36 +238,92 @@ async def start_game(room_id: str, svc: Svc, user: User) -> RoomOut:
 # --- replays and health ------------------------------------------------------------------------------------
 
 
-@router.get("/games/{game_id}/replay", tags=["games"])
-@router.get("/api/games/{game_id}/replay", tags=["games"], include_in_schema=False)
-async def replay(
-    game_id: str, svc: Svc, snapshots: Annotated[bool, Query(description="Add the state after each step.")] = False
-) -> ReplayOut:
-    """A finished game's action log (and optionally its public state per step). Never the seed, the
-    generator state or the deck order: only what the table saw."""
-    room = await svc.store.get_room(game_id)
-    if room is None or room.seed is None:
+async def _finished_game(svc: Services, game_id: str, viewer: UserRecord | None, code: str | None) -> RoomRecord:
+    room = await svc.store.get_room(game_id) if valid_id(game_id) else None
+    if room is None or room.seed is None or not _may_replay(room, viewer, code):
         raise ApiError(404, E.GAME_NOT_FOUND, f"no game {game_id}")
     if room.status != FINISHED:
         raise ApiError(409, E.GAME_NOT_FINISHED, "replays are served once the game is over")
-    records = await svc.store.load_actions(game_id)
-    states: list[dict[str, Any]] | None = None
+    return room
+
+
+def _may_replay(room: RoomRecord, viewer: UserRecord | None, code: str | None) -> bool:
+    """Private games are replayed for the people who sat in them, their creator, or with the code."""
+    if room.public:
+        return True
+    if viewer is not None and (room.seat_of(viewer.id) is not None or viewer.id == room.creator_id):
+        return True
+    return bool(code and room.code and secrets.compare_digest(code.strip().upper().encode(), room.code.encode()))
+
+
+@router.get(
+    "/games/{game_id}/replay",
+    tags=["games"],
+    response_model=None,
+    responses={200: {"model": ReplayOut, "description": "The replay (a page of it with start/limit)."}},
+)
+@router.get("/api/games/{game_id}/replay", tags=["games"], include_in_schema=False, response_model=None)
+async def replay(
+    game_id: str,
+    request: Request,
+    svc: Svc,
+    viewer: MaybeUser,
+    snapshots: Annotated[bool, Query(description="Add the public state after each step.")] = False,
+    events: Annotated[bool, Query(description="Add the events each action caused (recomputed from the seed).")] = False,
+    start: Annotated[int, Query(ge=0, description="Index of the first action of this page.")] = 0,
+    limit: Annotated[
+        int | None,
+        Query(ge=1, le=100_000, description=f"Actions in this page (with snapshots at most {MAX_SNAPSHOT_PAGE})."),
+    ] = None,
+    code: Annotated[str | None, Query(max_length=16, description="A private game's code.")] = None,
+) -> Response:
+    """A finished game's action log and result (optionally each step's events and public state), and
+    its revealed seed (``fairness``), so anyone can check the dice: ``opolyx verify``. Computed once,
+    then served from a cache; rate-limited per address."""
+    await rate_limit(svc, "replay", request)
+    room = await _finished_game(svc, game_id, viewer, code)
     if snapshots:
-        engine = svc.rooms.ctx.engine()
-        game = engine.new_game(room.mode, len(room.seats), room.seed, seat_info=room.seat_info)
-        states = [game.snapshot()]
-        for r in records:
-            game.apply(r.seat, r.action)
-            states.append(game.snapshot())
-    return ReplayOut(
-        id=room.id,
-        mode=room.mode,  # type: ignore[arg-type]
-        players=[s.name for s in room.seats],
-        status=room.status,
-        result=room.result,
-        actions=[ReplayAction(seq=r.seq, seat=r.seat, action=r.action) for r in records],
-        snapshots=states,
+        limit = min(limit or MAX_SNAPSHOT_PAGE, MAX_SNAPSHOT_PAGE)
+    records = await svc.store.load_actions(game_id)
+    body = await svc.replays.render(
+        room,
+        records,
+        nonce=svc.rooms.ctx.seed_nonce(room.id),
+        snapshots=snapshots,
+        events=events,
+        start=start,
+        limit=limit,
     )
+    return Response(body, media_type="application/json")
+
+
+@router.post("/api/games/{game_id}/verify", tags=["games"])
+async def verify_game(
+    game_id: str,
+    body: VerifyIn,
+    request: Request,
+    svc: Svc,
+    viewer: MaybeUser,
+    code: Annotated[str | None, Query(max_length=16)] = None,
+) -> VerifyOut:
+    """Fair dice: recompute the game from its revealed seed and compare with what your client saw (the
+    commitment from the game's first event, and the events it showed). ``opolyx verify`` does the same
+    from a replay file, on your own machine."""
+    await rate_limit(svc, "replay", request)
+    room = await _finished_game(svc, game_id, viewer, code)
+    records = await svc.store.load_actions(game_id)
+    raw = await svc.replays.render(
+        room, records, nonce=svc.rooms.ctx.seed_nonce(room.id), snapshots=False, events=False, start=0, limit=None
+    )
+    replay = json.loads(raw)
+    if body.commitment is not None:
+        replay["fairness"]["commitment"] = body.commitment  # judge the commitment the client was shown
+    seen: dict[int, list[dict[str, Any]]] = {}
+    for entry in body.seen:
+        seen.setdefault(entry.seq, []).append(entry.event)
+    engine = svc.rooms.ctx.engine()
+    report = await asyncio.to_thread(fairness.verify, replay, engine, seen=seen or None)
+    return VerifyOut.model_validate(report.as_json())
 
 
 @router.get("/healthz", tags=["health"], response_model=Health, responses={503: {"model": ErrorOut}})

@@ -9,7 +9,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+from opolyx.server.text import clean_chat, clean_nickname
 
 Mode = Literal["classic", "blitz", "speed", "team", "halal", "fortuna"]
 Language = Literal["en", "de", "pt", "fr", "es", "zh"]
@@ -17,7 +19,9 @@ Strength = Literal["easy", "normal", "hard"]
 Square = Annotated[int, Field(ge=0, le=39)]
 SeatNo = Annotated[int, Field(ge=0, le=5)]
 TradeId = str | int
-Nickname = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+Nickname = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24), AfterValidator(clean_nickname)
+]
 
 
 class Strict(BaseModel):
@@ -201,7 +205,7 @@ class ActionFrame(Strict):
 
 class ChatFrame(Strict):
     type: Literal["chat"]
-    text: str
+    text: Annotated[str, AfterValidator(clean_chat)]
     ref: Ref | None = None
 
 
@@ -342,18 +346,57 @@ class ReplayAction(BaseModel):
     seq: int
     seat: int | None
     action: dict[str, Any]
+    events: list[dict[str, Any]] | None = Field(default=None, description="With ?events=true: what it caused.")
+
+
+class SeedRevealed(BaseModel):
+    type: Literal["seed_revealed"] = "seed_revealed"
+    algorithm: Literal["sha256"]
+    commitment: str = Field(description='hex sha256 of "opolyx-seed-v1:<seed>:<nonce>", as in seed_committed.')
+    seed: int
+    nonce: str
 
 
 class ReplayOut(BaseModel):
     id: str
     mode: Mode
     players: list[str]
+    seat_info: list[dict[str, Any]] | None = Field(default=None, description="What the engine was told of each seat.")
     status: str
     result: dict[str, Any] | None
+    total_actions: int = Field(description="Actions in the whole game (this page may hold fewer).")
+    start: int = Field(default=0, description="Index of this page's first action.")
+    fairness: SeedRevealed = Field(description="The seed, revealed now that the game is over, and its commitment.")
     actions: list[ReplayAction]
-    snapshots: list[dict[str, Any]] | None = Field(
-        default=None, description="Public state after each action (?snapshots=true); index 0 is the start."
+    start_events: list[dict[str, Any]] | None = Field(
+        default=None, description="With ?events=true on the first page: the events of the game's creation."
     )
+    snapshots: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="Public state after each action of the page (?snapshots=true); on the first page index 0 is "
+        "the start.",
+    )
+
+
+class SeenEvent(Strict):
+    seq: int = Field(ge=0)
+    event: dict[str, Any]
+
+
+class VerifyIn(Strict):
+    commitment: str | None = Field(
+        default=None, max_length=128, description="The commitment your client saw in the game's first event."
+    )
+    seen: list[SeenEvent] = Field(default_factory=list, max_length=5000, description="Events your client showed.")
+
+
+class VerifyOut(BaseModel):
+    ok: bool = Field(description="The commitment matches and every event recomputed from the seed is what was seen.")
+    commitment_ok: bool
+    steps: int = Field(description="Actions replayed.")
+    dice: int = Field(description="Dice rolls recomputed.")
+    cards: int = Field(description="Cards drawn recomputed.")
+    mismatches: list[str]
 
 
 class Health(BaseModel):

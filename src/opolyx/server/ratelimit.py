@@ -127,3 +127,29 @@ class SharedRateLimiter(RateLimiter):
             # Redis trouble must not lock everyone out: fall back to this process's own buckets.
             log.warning("shared rate limit unavailable; using the local one", exc_info=True)
             return self.allow(kind, *keys)
+
+
+class SocketCounter:
+    """Open sockets per key (a session, an address) in this process, with caps."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, int] = {}
+
+    def open(self, keys: tuple[str, ...], caps: tuple[int, ...]) -> str | None:
+        """Count a new socket under every key; a reason (and the socket still counted: call ``close``)
+        when any key is over its cap."""
+        problem = None
+        for key, cap in zip(keys, caps, strict=True):
+            n = self._open[key] = self._open.get(key, 0) + 1
+            if n > cap and problem is None:
+                who = "session" if key.startswith("user:") else "address"
+                problem = f"at most {cap} open sockets per {who}; close some first"
+        return problem
+
+    def close(self, keys: tuple[str, ...]) -> None:
+        for key in keys:
+            n = self._open.get(key, 0) - 1
+            if n > 0:
+                self._open[key] = n
+            else:
+                self._open.pop(key, None)

@@ -26,6 +26,7 @@ from opolyx.server.hub import Connection, HubContext, Peer, RoomHub, already_in_
 from opolyx.storage import (
     RUNNING,
     UNFINISHED,
+    WAITING,
     AlreadySeated,
     NewRoom,
     RoomRecord,
@@ -37,14 +38,18 @@ log = logging.getLogger(__name__)
 # No 0/O, 1/I/L: codes are read aloud and typed from phones.
 _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
-# Lobby calls a hub answers (each takes the user, then these arguments); "view" changes nothing.
-CALLS = ("view", "join", "leave", "add_bot", "remove_bot", "start")
+# Lobby calls a hub answers (each takes the user, then these arguments); "view" changes nothing;
+# "enter" is joining (or, once started, watching) by a private room's code.
+CALLS = ("view", "enter", "join", "leave", "add_bot", "remove_bot", "start")
+# Entropy (docs/security.md): room ids 12 random bytes = 96 bits; codes 8 symbols of 31 = 39.6 bits.
+ROOM_ID_BYTES = 12
+CODE_LENGTH = 8
 
 FrameHandler = Callable[[RoomHub, Peer, "str | bytes | None"], Awaitable[None]]
 
 
 def new_code() -> str:
-    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 class RoomService:
@@ -65,6 +70,9 @@ class RoomService:
         # On the owner: clients of other processes, by connection id.
         self.peers: dict[str, RemoteConnection] = {}
         self._room_locks: dict[str, asyncio.Lock] = {}
+        self._expirer: asyncio.Task[None] | None = None
+        # Waiting rooms created from each address (this process), to cap how many one address holds.
+        self.created_from: dict[str, set[str]] = {}
 
     # --- hubs in this process ----------------------------------------------------------------------
 
@@ -144,6 +152,7 @@ class RoomService:
     def start_checkpoints(self) -> None:
         loop = asyncio.get_running_loop()
         self._checkpointer = loop.create_task(self._checkpoint_loop())
+        self._expirer = loop.create_task(self._expire_loop())
         if self.cluster is not None:
             self._maintainer = loop.create_task(self._maintain_loop())
 
@@ -162,8 +171,48 @@ class RoomService:
             except Exception:
                 log.exception("clock checkpoint failed for %d rooms", len(due))
 
+    async def _expire_loop(self) -> None:
+        ttl = self.ctx.settings.waiting_room_ttl_minutes * 60
+        while True:
+            await asyncio.sleep(max(0.05, min(60.0, ttl / 4)))
+            try:
+                await self.expire_waiting(ttl)
+            except Exception:
+                log.exception("expiring idle waiting rooms failed")
+
+    async def expire_waiting(self, ttl: float) -> int:
+        """Close waiting rooms nobody joined, left or looked at for ``ttl`` seconds (their seats are
+        freed), so abandoned rooms do not pile up in the lobby and hold people's one-room allowance."""
+        now_mono, now = time.monotonic(), datetime.now(UTC)
+        closed = 0
+        for room in await self.ctx.store.list_rooms([WAITING], public_only=False, limit=100_000):
+            hub = self.hubs.get(room.id)
+            if hub is not None:
+                if hub.conns or now_mono - hub.touched < ttl:
+                    continue
+                async with hub.lock:
+                    if hub.room.status != WAITING or hub.conns:
+                        continue
+                    await self.ctx.store.close_room(room.id)
+                    await hub._reload_room()
+                    hub.broadcast_room()
+                self.forget_if_idle(hub)
+                closed += 1
+            elif (now - room.created_at).total_seconds() >= ttl:
+                if self.cluster is not None and await self.cluster.owner(room.id) is not None:
+                    continue  # another process runs it and judges its idleness
+                await self.ctx.store.close_room(room.id)
+                closed += 1
+        for address, rooms in list(self.created_from.items()):
+            rooms.difference_update([r for r in rooms if r not in self.hubs or self.hubs[r].room.status != WAITING])
+            if not rooms:
+                del self.created_from[address]
+        if closed:
+            log.info("closed %d idle waiting rooms", closed)
+        return closed
+
     async def close(self) -> None:
-        for task in (self._checkpointer, self._maintainer, *self._tasks):
+        for task in (self._checkpointer, self._maintainer, self._expirer, *self._tasks):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(BaseException):
@@ -200,8 +249,7 @@ class RoomService:
         if target is None:
             return False
         if isinstance(target, RoomHub):
-            await target.attach(conn)
-            return True
+            return await target.attach(conn)
         assert self.cluster is not None
         self.sockets[conn.id] = conn
         self.away.setdefault(room_id, {})[conn.id] = conn
@@ -333,7 +381,10 @@ class RoomService:
     async def _serve_peer(self, peer: RemoteConnection, hub: RoomHub) -> None:
         """The owner's side of a remote socket: the same sequence as a local socket's reader loop."""
         try:
-            await hub.attach(peer)
+            if not await hub.attach(peer):
+                message = f"no room {peer.room_id}"
+                peer.send({"type": "error", "code": E.ROOM_NOT_FOUND, "message": message, "ref": None})
+                return
             while True:
                 m = await peer.inbox.get()
                 if m.get("t") == "detach" or self.hubs.get(peer.room_id) is not hub:
@@ -440,15 +491,30 @@ class RoomService:
     # --- lobby ---------------------------------------------------------------------------------------
 
     async def create(
-        self, user: UserRecord, mode: str, seats: int, public: bool, bots_replace_leavers: bool = False
+        self,
+        user: UserRecord,
+        mode: str,
+        seats: int,
+        public: bool,
+        bots_replace_leavers: bool = False,
+        *,
+        address: str | None = None,
     ) -> RoomHub:
         if mode == "team" and seats not in (4, 6):
             raise ApiError(422, E.INVALID_SEATS, "team games have 4 or 6 seats")
         busy = await self.ctx.store.active_room_of(user.id)
         if busy is not None:
             raise already_in_game(busy)
+        mine: set[str] = set()
+        if address is not None:
+            # New guests are free, so the one-room-per-person rule alone does not bound an address.
+            mine = self.created_from.setdefault(address, set())
+            mine.intersection_update(r for r in mine if r in self.hubs and self.hubs[r].room.status == WAITING)
+            cap = self.ctx.settings.max_waiting_rooms_per_address
+            if len(mine) >= cap:
+                raise ApiError(429, E.TOO_MANY_ROOMS, f"at most {cap} waiting rooms per address; start or leave one")
         for _ in range(5):
-            room_id = secrets.token_urlsafe(8)
+            room_id = secrets.token_urlsafe(ROOM_ID_BYTES)
             code = None if public else new_code()
             try:
                 room = await self.ctx.store.create_room(
@@ -470,10 +536,15 @@ class RoomService:
         target = await self.route(room.id)
         if not isinstance(target, RoomHub):
             raise ApiError(500, E.INTERNAL, "could not open the new room")
+        if address is not None:
+            mine.add(room.id)
         return target
 
     async def by_code(self, code: str) -> str:
-        room = await self.ctx.store.get_room_by_code(code.strip().upper())
+        code = code.strip().upper()
+        if not set(code) <= set(_CODE_ALPHABET):
+            raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
+        room = await self.ctx.store.get_room_by_code(code)
         if room is None:
             raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
         return room.id
@@ -488,6 +559,15 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequence[Any]) -> JSON:
     if op not in CALLS:
         raise ApiError(400, E.INVALID_REQUEST, f"unknown room call {op!r}")
+    if op == "enter":
+        if user is None:
+            raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+        hub.enter(user, str(args[0]))
+        if hub.room.status == WAITING:
+            await hub.join(user)
+        return hub.room_view(user.id)
+    if op in ("view", "join") and not hub.may_watch(user.id if user else None):
+        raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {hub.room.id}")
     if op != "view":
         if user is None:
             raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")

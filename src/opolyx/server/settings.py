@@ -93,9 +93,9 @@ class Settings(BaseSettings):
     # Replays of finished games (anonymous): per address.
     rate_replay_burst: int = 10
     rate_replay_per_second: float = 0.5
-    # Wrong private-room codes: guesses per session (the address gets rate_address_factor times more).
-    rate_code_miss_burst: int = 10
-    rate_code_miss_per_second: float = 0.05
+    # Join-by-code attempts per session (the address gets rate_address_factor times more).
+    rate_code_burst: int = 10
+    rate_code_per_second: float = 0.05
 
     # HTTP connection hygiene (uvicorn): open connections at most, idle keep-alive, and how long a
     # client may take to send a request's head before the connection is dropped.

@@ -21,7 +21,9 @@ from opolyx.server.app import Services
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.hub import Connection, Peer, RoomHub
 from opolyx.server.identity import request_token
+from opolyx.server.lobby import valid_id
 from opolyx.server.protocol import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
+from opolyx.server.text import text_code
 from opolyx.storage import UserRecord
 
 log = logging.getLogger(__name__)
@@ -31,6 +33,7 @@ router = APIRouter()
 # Closing codes (4000-4999 are the application's own).
 CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_ROOM_NOT_FOUND = 4404
+CLOSE_TOO_MANY_SOCKETS = 4429
 CLOSE_FLOOD = 1008
 # After this many refused frames for flooding, the connection is dropped.
 FLOOD_STRIKES = 50
@@ -57,14 +60,36 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         await ws.close(code=CLOSE_NOT_AUTHENTICATED)
         return
     address = ws.client.host if ws.client else "unknown"
+    keys = (f"user:{user.id}", f"addr:{address}")
+    # Rate limits are per session and per address too, so opening more sockets buys no allowance;
+    # and how many sockets one may hold is capped.
+    too_many = svc.sockets.open(keys, (svc.settings.max_sockets_per_user, svc.settings.max_sockets_per_address))
+    if too_many:
+        svc.sockets.close(keys)
+        await ws.send_text(json.dumps(_error(E.TOO_MANY_SOCKETS, too_many)))
+        await ws.close(code=CLOSE_TOO_MANY_SOCKETS)
+        return
+    try:
+        await _serve(ws, svc, room_id, user, address)
+    finally:
+        svc.sockets.close(keys)
+
+
+async def _serve(ws: WebSocket, svc: Services, room_id: str, user: UserRecord, address: str) -> None:
     conn = Connection(ws, user, address, svc.settings.send_queue_limit)
-    # The room may live in this process or (with a cluster) in another one; svc.rooms routes.
+    if not valid_id(room_id):
+        await ws.send_text(json.dumps(_error(E.ROOM_NOT_FOUND, "no such room")))
+        await ws.close(code=CLOSE_ROOM_NOT_FOUND)
+        return
+    # The room may live in this process or (with a cluster) in another one; svc.rooms routes. Private
+    # rooms answer like missing ones to those who have neither a seat nor the code.
     if not await svc.rooms.attach(room_id, conn):
         await ws.send_text(json.dumps(_error(E.ROOM_NOT_FOUND, f"no room {room_id}")))
         await ws.close(code=CLOSE_ROOM_NOT_FOUND)
         return
     writer = asyncio.create_task(conn.writer())
     strikes = 0
+    limit = svc.settings.max_frame_bytes
     try:
         while not conn.closed:
             message = await ws.receive()
@@ -73,12 +98,17 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes")
-            if not svc.limiter.allow("ws", f"conn:{conn.id}"):
+            if not svc.limiter.allow("ws", f"conn:{conn.id}", f"user:{user.id}"):
                 strikes += 1
                 if strikes == 1 or strikes % 10 == 0:
                     conn.send(_error(E.RATE_LIMITED, "too many frames; slow down"))
                 if strikes >= FLOOD_STRIKES:
+                    conn.close(CLOSE_FLOOD)
                     break
+                continue
+            # Checked here, before a frame can travel anywhere (to the room's owner in a cluster).
+            if raw is not None and len(raw) > limit:
+                conn.send(_error(E.FRAME_TOO_LARGE, f"frames are limited to {limit} bytes"))
                 continue
             await svc.rooms.frame(room_id, conn, raw)
     except Exception:
@@ -89,14 +119,20 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=5)
-        if strikes >= FLOOD_STRIKES:
-            with contextlib.suppress(Exception):
-                await ws.close(code=CLOSE_FLOOD)
         if hub is not None:
             svc.rooms.forget_if_idle(hub)
 
 
 async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
+    try:
+        await _handle_frame(svc, hub, conn, raw)
+    except Exception:
+        # Last line: whatever slipped through is this frame's problem only; the socket stays open.
+        log.exception("frame failed in room %s", hub.room.id)
+        conn.send(_error(E.INTERNAL, "the server could not handle this frame"))
+
+
+async def _handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
     size = len(raw) if raw is not None else 0
     if raw is None or size == 0:
         conn.send(_error(E.BAD_MESSAGE, "empty frame"))
@@ -106,7 +142,7 @@ async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes
         return
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested thousands deep
         conn.send(_error(E.BAD_JSON, "the frame is not valid JSON"))
         return
     if not isinstance(data, dict):
@@ -135,8 +171,11 @@ async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        code = E.BAD_ACTION if kind == "action" else E.BAD_MESSAGE
+        code = text_code(first["type"]) or (E.BAD_ACTION if kind == "action" else E.BAD_MESSAGE)
         conn.send(_error(code, f"{where}: {first['msg']}", ref))
+        return
+    except RecursionError:
+        conn.send(_error(E.BAD_MESSAGE, "the frame is nested too deeply", ref))
         return
     try:
         if isinstance(frame, ActionFrame):
@@ -148,6 +187,9 @@ async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes
                 raise ActionRefused(E.RATE_LIMITED, "too many chat messages; slow down")
             await hub.chat(conn, frame.text)
         elif kind == "sync":
+            # A snapshot is thousands of times larger than the request: limited per session too.
+            if not await svc.limiter.take("sync", f"user:{conn.user.id}", f"addr:{conn.address}"):
+                raise ActionRefused(E.RATE_LIMITED, "too many sync requests; slow down")
             await hub.send_snapshot(conn, ref)
         else:
             conn.send({"type": "pong", "ref": ref})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, replace
@@ -132,6 +133,15 @@ class LoopSqlite:
         self.sync.dispose()
 
 
+def _private_file(path: Path) -> None:
+    """The SQLite file holds every game's secret seed: readable by the server's user only (SQLite gives
+    its -wal and -shm files the same mode)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(fd)
+    os.chmod(path, 0o600)
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     # WAL + NORMAL survives a killed process (not a power cut) and lets readers run beside the writer.
@@ -190,7 +200,7 @@ class SqlStore(Store):
         if url.startswith("sqlite"):
             path = url.split("///", 1)[-1]
             if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                _private_file(Path(path))
         engine = make_engine(url, schema=schema)
         try:
             await migrate(engine, schema=schema)

@@ -32,3 +32,5 @@ export const addBot = (id, strength) => req('POST', `/api/rooms/${encodeURICompo
 export const removeBot = (id, seat) => req('DELETE', `/api/rooms/${encodeURIComponent(id)}/bots/${seat}`);
 export const startGame = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/start`);
 export const getJson = (path) => req('GET', path);
+// Fair dice: the server recomputes the game from its revealed seed and compares with what we saw.
+export const verifyGame = (id, commitment, seen) => req('POST', `/api/games/${encodeURIComponent(id)}/verify`, { commitment, seen });

@@ -90,6 +90,9 @@ const RENDER = {
   bot_took_over: (e) => ['log.bot_took_over', {
     player: e.name || P(e.seat), bot: t('player.bot_name', { n: e.bot.number, strength: t(`strength.${e.bot.strength}`) }),
   }],
+  // Server notices of fair dice (docs/security.md): the seed's commitment first, the seed at the end.
+  seed_committed: (e) => ['log.seed_committed', { short: e.commitment.slice(0, 12) }],
+  seed_revealed: (e) => ['log.seed_revealed', { seed: e.seed }],
   turn_timed_out: (e) => ['log.turn_timed_out', { player: P(e.seat), missed: e.missed }],
   game_over: (e) => [`log.game_over.${e.reason}`, { player: P(e.winner), round: e.round }],
 };

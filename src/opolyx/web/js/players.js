@@ -1,4 +1,5 @@
 // Player panels: cash, net worth, companies, gods, jail, connection; and the square detail card.
+import { verifyGame } from './api.js';
 import { sendAction } from './controller.js';
 import { html } from './html.js';
 import { t } from './i18n.js';
@@ -108,8 +109,36 @@ export function GameOver() {
       <span class="place">${p.place}</span><i class="dot big" style=${`background:${seatColor(p.seat)}`}></i>
       <b>${playerName(p.seat)}</b>${p.out ? html` <span class="badge">${t('over.out')}</span>` : ''}
       <span class="worth">${t('over.net_worth')} ${money(p.net_worth)}</span></li>`)}</ol>
+    <${FairDice} />
     <div class="buttons"><a class="button primary" href="#/lobby" data-action="back_to_lobby">${t('over.back')}</a></div>
   </${Modal}>`;
+}
+
+/** The verify button: what this page saw (the commitment at the start, every event since) checked against
+ *  the seed the server revealed at the end. */
+function FairDice() {
+  const fair = state.ui.fair;
+  const check = async () => {
+    setUi({ fair: { busy: true } });
+    const log = state.log;
+    const sealed = log.find((h) => h.ev.type === 'seed_committed');
+    // A log that lost its oldest entries may hold only part of its first step: leave that step out.
+    const first = log.length && log[0].seq !== 0 ? log[0].seq : -1;
+    const seen = log.filter((h) => h.seq !== first).slice(-5000).map((h) => ({ seq: h.seq, event: h.ev }));
+    try {
+      const r = await verifyGame(state.roomId, sealed ? sealed.ev.commitment : null, seen);
+      setUi({ fair: r });
+    } catch (err) {
+      setUi({ fair: { ok: false, mismatches: [err.message] } });
+    }
+  };
+  return html`<div class="fair-dice" data-testid="fair-dice">
+    ${!fair && html`<button data-action="verify_dice" onClick=${check}>${t('over.verify')}</button>`}
+    ${fair && fair.busy && html`<p class="muted">${t('fair.checking')}</p>`}
+    ${fair && !fair.busy && html`<p class=${fair.ok ? 'fair-ok' : 'fair-bad'} data-testid="fair-result">${fair.ok
+      ? t('fair.ok', { dice: fair.dice, cards: fair.cards })
+      : t('fair.bad', { why: (fair.mismatches || []).join('; ') })}</p>`}
+  </div>`;
 }
 
 export { sendAction };
