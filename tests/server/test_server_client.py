@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from server_kit import choose
@@ -102,3 +103,22 @@ async def test_chat_and_keys_through_the_client(server: ThreadServer) -> None:
             with pytest.raises(OpolyxError) as info:
                 await agent.me()
             assert info.value.code == "not_authenticated"
+
+
+async def test_a_relay_can_name_the_address_it_speaks_for(start_server: Callable[..., ThreadServer]) -> None:
+    """The /mcp endpoint relays each agent's room socket from loopback with X-Forwarded-For: per-address
+    socket caps then count the agents apart, not as one loopback address."""
+    server = start_server(max_sockets_per_address=1)
+    async with Client(server.base) as ann:
+        await ann.start_guest("Ann")
+        room = await ann.create_room("blitz", 2)
+        relayed = [Client(server.base, token=ann.token, headers={"X-Forwarded-For": f"10.0.0.{n}"}) for n in (1, 2, 1)]
+        try:
+            # One socket per address: two relayed addresses both get theirs, the same one twice does not.
+            async with relayed[0].socket(room.id), relayed[1].socket(room.id):
+                with pytest.raises(OpolyxError) as info:
+                    await relayed[2].socket(room.id).open()
+                assert info.value.code == "too_many_sockets"
+        finally:
+            for client in relayed:
+                await client.close()

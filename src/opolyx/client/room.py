@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 # Close codes after which reconnecting cannot help (docs/protocol.md, section 3).
-FINAL_CLOSE_CODES = {4401: "not_authenticated", 4404: "room_not_found"}
+# 4429: too many sockets for this session or address; hammering the server would not help.
+FINAL_CLOSE_CODES = {4401: "not_authenticated", 4404: "room_not_found", 4429: "too_many_sockets"}
 # Pauses between reconnection attempts, in seconds; the last one repeats.
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 5.0)
 
