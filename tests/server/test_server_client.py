@@ -76,6 +76,11 @@ async def test_refusals_raise_with_the_server_codes(server: ThreadServer) -> Non
         with pytest.raises(OpolyxError) as info:
             await ann.socket("no-such-room").open()
         assert info.value.code == "room_not_found"
+        # A handshake the server refuses outright (another site's page) is not retried either.
+        async with Client(server.base, token=ann.token, headers={"Origin": "http://evil.example"}) as page:
+            with pytest.raises(OpolyxError) as info:
+                await page.socket(room.id).open()
+            assert info.value.code == "http_403"
 
 
 async def test_chat_and_keys_through_the_client(server: ThreadServer) -> None:

@@ -141,7 +141,13 @@ class RoomSocket:
                     close = ws.close_code
             except InvalidStatus as exc:
                 close = None
+                status = exc.response.status_code
                 log.debug("socket %s refused: %s", self.url, exc)
+                if 400 <= status < 500 and status != 429:
+                    # Refused at the handshake (e.g. 403 bad_origin): trying again cannot help.
+                    self.error = OpolyxError(f"http_{status}", f"the server refused the socket ({status})")
+                    await self._notify()
+                    break
             except (ConnectionClosed, WebSocketException, OSError) as exc:
                 close = getattr(getattr(exc, "rcvd", None), "code", None)
                 log.debug("socket %s dropped: %s", self.url, exc)

@@ -83,10 +83,6 @@ class AgentPlayer:
         await self._sit(room.id)
         return self.state()
 
-    async def watch_room(self, room_id: str) -> JSON:
-        await self._sit(room_id)
-        return self.state()
-
     async def start_game(self) -> JSON:
         table = self._table()
         assert self.room_id is not None
