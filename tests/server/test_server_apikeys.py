@@ -104,3 +104,22 @@ def test_an_agent_cannot_act_for_another_seat(server: ThreadServer, people: Call
             if after["type"] == "snapshot":
                 break
         assert after["seq"] == snap["seq"]
+
+
+def test_a_persons_seat_shows_an_agent_while_a_key_plays_it(
+    server: ThreadServer, people: Callable[[str], Person]
+) -> None:
+    ann, bob = people("Ann"), people("Bob")
+    key = bob.post("/api/keys", {"label": "bot"}).json()["key"]
+    room = ann.create("blitz", 2)
+    assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200  # in person, with the session
+    ann.connect(room["id"])
+    ann.recv_until("snapshot")
+    ws_url = server.base.replace("http", "ws", 1) + f"/ws/rooms/{room['id']}"
+    with connect(ws_url, additional_headers=bearer(key), open_timeout=10):
+        frame = ann.recv_until("room")
+        assert {p["name"]: p["agent"] for p in frame["room"]["players"]} == {"Ann": False, "Bob": True}
+    while True:
+        frame = ann.recv_until("room")
+        if {p["name"]: p["agent"] for p in frame["room"]["players"]}["Bob"] is False:
+            break

@@ -294,6 +294,8 @@ class RoomHub:
     def room_view(self, viewer: str | None) -> JSON:
         room = self.room
         online = self.connected_users()
+        # A seat is an agent's when it was taken through an API key, or while a key plays it now.
+        agents = {c.user.id for c in self.conns if c.user.agent and not c.closed}
         seated = room.seat_of(viewer) is not None if viewer else False
         players = [
             {
@@ -304,7 +306,7 @@ class RoomHub:
                 "bot": self._bot_view(s),
                 "connected": True if s.is_bot else s.user_id in online,
                 "out": s.out,
-                "agent": s.agent,
+                "agent": s.agent or s.user_id in agents,
                 "you": viewer is not None and s.user_id == viewer,
             }
             for s in room.seats
@@ -376,6 +378,9 @@ class RoomHub:
             seat = self.room.seat_of(conn.user.id)
             if first and seat is not None:
                 self.broadcast({"type": "presence", "seat": seat.seat, "name": seat.name, "connected": True})
+            if conn.user.agent and seat is not None and not seat.agent:
+                # A person's seat now played through their API key: the table sees an agent there.
+                self.broadcast_room()
         return True
 
     async def detach(self, conn: Peer) -> None:
@@ -385,6 +390,8 @@ class RoomHub:
             if seat is not None and conn.user.id not in self.connected_users():
                 # The seat is held and its clocks keep running; the table just sees it is away.
                 self.broadcast({"type": "presence", "seat": seat.seat, "name": seat.name, "connected": False})
+            if conn.user.agent and seat is not None and not seat.agent:
+                self.broadcast_room()
 
     async def send_snapshot(self, conn: Peer, ref: Any = None) -> None:
         async with self.lock:

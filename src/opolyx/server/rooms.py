@@ -260,7 +260,7 @@ class RoomService:
                 "t": "attach",
                 "room": room_id,
                 "conn": conn.id,
-                "user": [user.id, user.nickname, user.language],
+                "user": [user.id, user.nickname, user.language, user.agent],
                 "address": conn.address,
             },
         )
@@ -369,8 +369,8 @@ class RoomService:
         if hub is None or room_id not in self.cluster.owned:
             self.cluster.post(sender, {"t": "moved", "room": room_id})
             return
-        uid, nickname, language = m["user"]
-        user = UserRecord(str(uid), str(nickname), str(language), None, _EPOCH)
+        uid, nickname, language, *rest = m["user"]
+        user = UserRecord(str(uid), str(nickname), str(language), None, _EPOCH, agent=bool(rest and rest[0]))
         peer = RemoteConnection(self.cluster, sender, str(m["conn"]), room_id, user, str(m.get("address")))
         old = self.peers.pop(peer.id, None)
         if old is not None:
