@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from opolyx.mcp.stdio import mcp_command
 from opolyx.server.cli import serve
 from opolyx.sim.cli import simulate_command
 from opolyx.story import story
@@ -13,6 +14,7 @@ app = typer.Typer(help="opolyx: a Monopoly-style board game.", no_args_is_help=T
 app.command("serve")(serve)
 app.command("simulate")(simulate_command)
 app.command("story")(story)
+app.command("mcp")(mcp_command)
 app.command("verify")(verify_command)
 
 

@@ -1,4 +1,4 @@
-"""examples/client_bot.py (no opolyx imports) joins a room over the protocol and plays it to the end."""
+"""examples/client_bot.py, built on the reference client opolyx.client, joins a room and plays it to the end."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from live_server import ThreadServer
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "client_bot.py"
 
 
-def test_example_is_standalone() -> None:
+def test_example_speaks_the_protocol_only_through_the_reference_client() -> None:
     text = EXAMPLE.read_text()
-    assert "import opolyx" not in text and "from opolyx" not in text
+    assert "from opolyx.client import" in text
+    assert "import websockets" not in text and "import httpx" not in text
 
 
 def test_example_client_joins_and_plays_to_the_end(

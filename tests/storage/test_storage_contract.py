@@ -283,3 +283,32 @@ async def test_chat_keeps_the_last_messages_per_room(store: Store) -> None:
     assert await store.recent_chat("r2", 50) == [ChatRecord("Eve", None, True, "hi there", 5.25, None)]
     assert await store.recent_chat("nowhere", 50) == []
     assert await store.recent_chat("r1", 0) == []
+
+
+async def test_api_keys_name_their_owner_until_revoked(store: Store) -> None:
+    await store.create_user("u1", "Ann", "en")
+    await store.create_user("u2", "Bob", "en")
+    made = await store.create_api_key("k1", "u1", "my agent", "digest-1")
+    assert made.last_used_at is None
+    owner = await store.user_by_api_key("digest-1")
+    assert owner is not None and owner.id == "u1" and owner.agent and owner.api_key == "k1"
+    assert await store.user_by_api_key("unknown") is None
+    [listed] = await store.list_api_keys("u1")
+    assert listed.label == "my agent" and listed.last_used_at is not None
+    assert await store.list_api_keys("u2") == []
+    # Only the owner can revoke, and only once; a revoked key names nobody and is no longer listed.
+    assert not await store.revoke_api_key("u2", "k1")
+    assert await store.revoke_api_key("u1", "k1")
+    assert not await store.revoke_api_key("u1", "k1")
+    assert await store.user_by_api_key("digest-1") is None
+    assert await store.list_api_keys("u1") == []
+
+
+async def test_seats_taken_by_agents_stay_marked_through_the_start(store: Store) -> None:
+    await store.create_user("ann", "Ann", "en")
+    await store.create_user("bob", "Bob", "en")
+    await store.create_room(NewRoom("r1", None, "classic", 4, True, "ann", "Ann", creator_agent=True))
+    room = await store.take_seat("r1", 1, user_id="bob", bot=None, name="Bob")
+    assert [s.agent for s in room.seats] == [True, False]
+    started = await store.start_game("r1", seed=1, seats=list(room.seats), seat_info=[{}, {}])
+    assert [s.agent for s in started.seats] == [True, False]

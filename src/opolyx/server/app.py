@@ -6,11 +6,13 @@ Nothing here is a module-level singleton: the store, rate limiter, hubs and sign
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,6 +20,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Route
 
 from opolyx.server import errors as E
 from opolyx.server.cluster import Cluster
@@ -33,7 +36,11 @@ from opolyx.server.settings import Settings
 from opolyx.server.text import text_code
 from opolyx.storage import SqlStore, Store
 
+if TYPE_CHECKING:
+    from opolyx.mcp.endpoint import McpEndpoint
+
 log = logging.getLogger("opolyx.server")
+MCP_PATH = "/mcp"
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -66,15 +73,26 @@ def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimi
     return RateLimiter(rules, address_factor=settings.rate_address_factor)
 
 
+def mcp_connector(settings: Settings) -> McpEndpoint | None:
+    """The /mcp endpoint for AI agents, unless the operator turned it off."""
+    if not settings.mcp_enabled:
+        return None
+    from opolyx.mcp.endpoint import McpEndpoint
+
+    return McpEndpoint(settings.mcp_server_url or settings.public_url())
+
+
 def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineApi] | None = None) -> FastAPI:
     """Build the ASGI app. ``engine`` replaces the real rules engine (tests use a stand-in)."""
     settings = settings or Settings()
     engine_loader = engine or load_engine
+    mcp_endpoint = mcp_connector(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await SqlStore.open(settings.resolved_database_url(), schema=settings.database_schema)
         cluster = Cluster(settings.redis_url, settings.cluster_lease_seconds) if settings.redis_url else None
+        stack = contextlib.AsyncExitStack()
         try:
             secret = resolve_secret(settings)
             signer = SessionSigner(secret, settings.session_max_age_days * 86400)
@@ -92,12 +110,15 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
             restored = await rooms.restore()
             rooms.start_checkpoints()
             # "ready" is said by the server once its port is bound (serving.ReadyServer).
+            agents = mcp_endpoint.running() if mcp_endpoint is not None else contextlib.nullcontext()
+            await stack.enter_async_context(agents)
             log.info(
                 "opolyx: %d unfinished games restored%s", restored, f"; cluster node {cluster.node}" if cluster else ""
             )
             try:
                 yield
             finally:
+                await stack.aclose()
                 await rooms.close()
         finally:
             if cluster is not None:
@@ -143,6 +164,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     from opolyx.server.accounts import router as accounts_router
+    from opolyx.server.apikeys import router as keys_router
     from opolyx.server.endgame import router as endgame_router
     from opolyx.server.lobby import router as lobby_router
     from opolyx.server.ws import handle_frame
@@ -151,7 +173,10 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
     app.include_router(lobby_router)
     app.include_router(accounts_router)
     app.include_router(endgame_router)
+    app.include_router(keys_router)
     app.include_router(ws_router)
+    if mcp_endpoint is not None:
+        app.router.routes.append(Route(MCP_PATH, endpoint=mcp_endpoint))
 
     # The browser client reads the board tables and its message catalogs as they ship in the package.
     app.mount("/data/rules", StaticFiles(directory=WEB_DIR.parent / "rules" / "data"), name="rules-data")

@@ -46,6 +46,9 @@ LINK_EXPIRED = "link_expired"
 MERGE_BLOCKED = "merge_blocked"
 SESSION_NOT_FOUND = "session_not_found"
 MAIL_UNAVAILABLE = "mail_unavailable"
+KEY_NOT_FOUND = "key_not_found"
+KEYS_NEED_SESSION = "keys_need_session"
+TOO_MANY_KEYS = "too_many_keys"
 
 # WebSocket codes
 BAD_JSON = "bad_json"

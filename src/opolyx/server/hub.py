@@ -304,6 +304,8 @@ class RoomHub:
     def room_view(self, viewer: str | None) -> JSON:
         room = self.room
         online = self.connected_users()
+        # A seat is an agent's when it was taken through an API key, or while a key plays it now.
+        agents = {c.user.id for c in self.conns if c.user.agent and not c.closed}
         seated = room.seat_of(viewer) is not None if viewer else False
         players = [
             {
@@ -314,6 +316,7 @@ class RoomHub:
                 "bot": self._bot_view(s),
                 "connected": True if s.is_bot else s.user_id in online,
                 "out": s.out,
+                "agent": s.agent or s.user_id in agents,
                 "you": viewer is not None and s.user_id == viewer,
             }
             for s in room.seats
@@ -386,6 +389,9 @@ class RoomHub:
             seat = self.room.seat_of(conn.user.id)
             if first and seat is not None:
                 self.broadcast({"type": "presence", "seat": seat.seat, "name": seat.name, "connected": True})
+            if conn.user.agent and seat is not None and not seat.agent:
+                # A person's seat now played through their API key: the table sees an agent there.
+                self.broadcast_room()
         return True
 
     async def detach(self, conn: Peer) -> None:
@@ -395,6 +401,8 @@ class RoomHub:
             if seat is not None and conn.user.id not in self.connected_users():
                 # The seat is held and its clocks keep running; the table just sees it is away.
                 self.broadcast({"type": "presence", "seat": seat.seat, "name": seat.name, "connected": False})
+            if conn.user.agent and seat is not None and not seat.agent:
+                self.broadcast_room()
 
     async def send_snapshot(self, conn: Peer, ref: Any = None) -> None:
         async with self.lock:
@@ -694,7 +702,7 @@ class RoomHub:
                 raise ApiError(409, E.ROOM_FULL, "every seat is taken")
             try:
                 self.room = await self.ctx.store.take_seat(
-                    room.id, free[0], user_id=user.id, bot=None, name=user.nickname
+                    room.id, free[0], user_id=user.id, bot=None, name=user.nickname, agent=user.agent
                 )
             except AlreadySeated as exc:
                 raise already_in_game(exc.room_id) from exc
@@ -783,7 +791,7 @@ class RoomHub:
             if room.mode == "team" and len(seats) != room.seat_count:
                 raise ApiError(409, E.TEAM_NEEDS_FULL_TABLE, "team games start with every seat filled")
             # Empty seats are dropped; the engine numbers seats 0..n-1 and draws who begins.
-            renumbered = [SeatRecord(i, s.user_id, s.bot, s.name) for i, s in enumerate(seats)]
+            renumbered = [SeatRecord(i, s.user_id, s.bot, s.name, agent=s.agent) for i, s in enumerate(seats)]
             seat_info = await progress.seat_info(self.ctx.store, room.mode, renumbered)
             seed = secrets.randbits(62)
             game = self.ctx.engine().new_game(room.mode, len(renumbered), seed, seat_info=seat_info)

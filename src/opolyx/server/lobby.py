@@ -57,7 +57,11 @@ Svc = Annotated[Services, Depends(get_services)]
 
 async def optional_auth(request: Request, svc: Svc) -> tuple[UserRecord, SessionRecord] | None:
     """The session record behind the request's token (server-side, so a revoked one is refused)."""
+    from opolyx.server.apikeys import is_api_key
+
     token = request_token(request.cookies, request.headers, svc.settings.session_cookie)
+    if is_api_key(token):
+        return None
     found = await sessions.resolve(svc.store, svc.signer, token)
     if found is not None:
         request.state.session = found[1]
@@ -65,9 +69,16 @@ async def optional_auth(request: Request, svc: Svc) -> tuple[UserRecord, Session
 
 
 async def optional_user(
+    request: Request,
+    svc: Svc,
     auth: Annotated[tuple[UserRecord, SessionRecord] | None, Depends(optional_auth)],
 ) -> UserRecord | None:
-    return auth[0] if auth else None
+    """The person behind a session, or behind a personal API key (then marked as an agent)."""
+    if auth is not None:
+        return auth[0]
+    from opolyx.server.apikeys import authenticate
+
+    return await authenticate(svc, request_token(request.cookies, request.headers, svc.settings.session_cookie))
 
 
 async def current_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:

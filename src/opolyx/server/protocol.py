@@ -298,6 +298,7 @@ class SeatOut(BaseModel):
     bot: BotOut | None = Field(default=None, description="Set for bots: what a client needs to name them.")
     connected: bool
     out: bool
+    agent: bool = Field(default=False, description="A person's AI agent (personal API key) plays this seat.")
     you: bool = False
 
 
@@ -319,6 +320,29 @@ class RoomOut(BaseModel):
 class RoomList(BaseModel):
     waiting: list[RoomOut]
     running: list[RoomOut]
+
+
+# --- personal API keys (docs/agents.md) ----------------------------------------------------------------
+
+
+class KeyIn(Strict):
+    label: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)] = Field(
+        description="What the key is for, e.g. the agent's name; shown in the list of keys."
+    )
+
+
+class KeyOut(BaseModel):
+    id: str
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None = Field(default=None, description="Noted at most once a minute.")
+
+
+class NewKeyOut(BaseModel):
+    id: str
+    label: str
+    key: str = Field(description="The key itself. Shown only now: the server keeps just a digest of it.")
+    created_at: datetime
 
 
 class ReplayAction(BaseModel):

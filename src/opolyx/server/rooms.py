@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import time
@@ -259,7 +260,7 @@ class RoomService:
                 "t": "attach",
                 "room": room_id,
                 "conn": conn.id,
-                "user": [user.id, user.nickname, user.language],
+                "user": [user.id, user.nickname, user.language, user.agent],
                 "address": conn.address,
             },
         )
@@ -307,7 +308,13 @@ class RoomService:
             try:
                 body = await self.cluster.call(
                     target,
-                    {"room": room_id, "op": op, "user": user.id if user else None, "args": list(args)},
+                    {
+                        "room": room_id,
+                        "op": op,
+                        "user": user.id if user else None,
+                        "agent": bool(user and user.agent),
+                        "args": list(args),
+                    },
                     self.ctx.settings.cluster_call_timeout,
                 )
             except TimeoutError:
@@ -362,8 +369,8 @@ class RoomService:
         if hub is None or room_id not in self.cluster.owned:
             self.cluster.post(sender, {"t": "moved", "room": room_id})
             return
-        uid, nickname, language = m["user"]
-        user = UserRecord(str(uid), str(nickname), str(language), None, _EPOCH)
+        uid, nickname, language, *rest = m["user"]
+        user = UserRecord(str(uid), str(nickname), str(language), None, _EPOCH, agent=bool(rest and rest[0]))
         peer = RemoteConnection(self.cluster, sender, str(m["conn"]), room_id, user, str(m.get("address")))
         old = self.peers.pop(peer.id, None)
         if old is not None:
@@ -407,6 +414,9 @@ class RoomService:
         try:
             op, uid = str(m.get("op")), m.get("user")
             user = await self.ctx.store.get_user(str(uid)) if uid else None
+            if user is not None and m.get("agent"):
+                # The caller's process checked the API key; the seat it takes is shown as an agent's.
+                user = dataclasses.replace(user, agent=True)
             if op != "view" and user is None:
                 raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
             body = {"view": await _local_call(hub, op, user, tuple(m.get("args") or ()))}
@@ -508,7 +518,9 @@ class RoomService:
             code = None if public else new_code()
             try:
                 room = await self.ctx.store.create_room(
-                    NewRoom(room_id, code, mode, seats, public, user.id, user.nickname, bots_replace_leavers)
+                    NewRoom(
+                        room_id, code, mode, seats, public, user.id, user.nickname, bots_replace_leavers, user.agent
+                    )
                 )
                 break
             except AlreadySeated as exc:

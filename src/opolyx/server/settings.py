@@ -118,6 +118,10 @@ class Settings(BaseSettings):
     # Sign-in link requests: per address and per e-mail (a burst and a refill per second).
     rate_magic_burst: int = 3
     rate_magic_per_second: float = 1 / 120
+    # The MCP connector for AI agents at /mcp (streamable HTTP, personal API keys); see docs/agents.md.
+    mcp_enabled: bool = True
+    # Where the connector's agents reach this server's public protocol; empty: this process's own address.
+    mcp_server_url: str = ""
 
     web_dir: Path | None = Field(default=None)
 

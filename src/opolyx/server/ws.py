@@ -16,7 +16,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from opolyx.server import errors as E
-from opolyx.server import sessions
+from opolyx.server.apikeys import authenticate
 from opolyx.server.app import Services
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.hub import Connection, Peer, RoomHub
@@ -47,9 +47,7 @@ def _error(code: str, message: str, ref: Any = None, reason: str | None = None) 
 
 
 async def _user(ws: WebSocket, svc: Services) -> UserRecord | None:
-    token = request_token(ws.cookies, ws.headers, svc.settings.session_cookie)
-    found = await sessions.resolve(svc.store, svc.signer, token)
-    return found[0] if found else None
+    return await authenticate(svc, request_token(ws.cookies, ws.headers, svc.settings.session_cookie))
 
 
 @router.websocket("/ws/rooms/{room_id}")

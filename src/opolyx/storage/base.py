@@ -58,6 +58,10 @@ class UserRecord:
     xp: int = 0
     level: int = 1
     wins: int = 0
+    # Not stored with the person: true while they are served through a personal API key (an agent),
+    # and that key's id.
+    agent: bool = False
+    api_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,8 @@ class SeatRecord:
     out: bool = False
     # The game's seq at which a bot took this seat over from a person who resigned (None: never).
     took_over_at: int | None = None
+    # Taken through a personal API key: an AI agent plays this seat (shown to the table and the lobby).
+    agent: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -131,6 +137,18 @@ class NewRoom:
     creator_id: str
     creator_name: str
     bots_replace_leavers: bool = False
+    creator_agent: bool = False
+
+
+@dataclass(frozen=True)
+class ApiKeyRecord:
+    """A personal API key as its owner may see it again: never the key itself, only its label and use."""
+
+    id: str
+    user_id: str
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None = None
 
 
 class Store(AccountStore):
@@ -175,7 +193,7 @@ class Store(AccountStore):
 
     @abc.abstractmethod
     async def take_seat(
-        self, room_id: str, seat: int, *, user_id: str | None, bot: str | None, name: str
+        self, room_id: str, seat: int, *, user_id: str | None, bot: str | None, name: str, agent: bool = False
     ) -> RoomRecord:
         """Sit a person or a bot; AlreadySeated / SeatTaken when refused."""
 
@@ -236,3 +254,19 @@ class Store(AccountStore):
     @abc.abstractmethod
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatRecord]:
         """The room's last ``limit`` messages, oldest first."""
+
+    # personal API keys
+    @abc.abstractmethod
+    async def create_api_key(self, key_id: str, user_id: str, label: str, key_hash: str) -> ApiKeyRecord: ...
+
+    @abc.abstractmethod
+    async def list_api_keys(self, user_id: str) -> list[ApiKeyRecord]:
+        """The owner's keys that still work, oldest first."""
+
+    @abc.abstractmethod
+    async def revoke_api_key(self, user_id: str, key_id: str) -> bool:
+        """Stop the owner's key from working at once; False when the owner has no such live key."""
+
+    @abc.abstractmethod
+    async def user_by_api_key(self, key_hash: str) -> UserRecord | None:
+        """The owner of a live key with this digest (marked ``agent``), noting when it was last used."""

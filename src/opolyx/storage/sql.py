@@ -7,8 +7,8 @@ import contextlib
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -30,6 +30,7 @@ from opolyx.storage.base import (
     WAITING,
     ActionRecord,
     AlreadySeated,
+    ApiKeyRecord,
     ChatRecord,
     NewRoom,
     NotFound,
@@ -40,7 +41,7 @@ from opolyx.storage.base import (
     Store,
     UserRecord,
 )
-from opolyx.storage.tables import actions, chat_messages, room_seats, rooms, users
+from opolyx.storage.tables import actions, api_keys, chat_messages, room_seats, rooms, users
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 T = TypeVar("T")
@@ -277,7 +278,8 @@ class SqlStore(AccountsSql, Store):
     @staticmethod
     def _to_room(row: Any, seat_rows: Sequence[Any]) -> RoomRecord:
         seats = tuple(
-            SeatRecord(s.seat, s.user_id, s.bot, s.name, bool(s.out), s.took_over_at) for s in seat_rows
+            SeatRecord(s.seat, s.user_id, s.bot, s.name, bool(s.out), s.took_over_at, bool(s.agent))
+            for s in seat_rows
         )
         return RoomRecord(
             id=row.id,
@@ -330,6 +332,7 @@ class SqlStore(AccountsSql, Store):
                         name=room.creator_name,
                         out=False,
                         active=True,
+                        agent=room.creator_agent,
                     )
                 )
         except IntegrityError as exc:
@@ -390,7 +393,7 @@ class SqlStore(AccountsSql, Store):
         return None if room_id is None else str(room_id)
 
     async def take_seat(
-        self, room_id: str, seat: int, *, user_id: str | None, bot: str | None, name: str
+        self, room_id: str, seat: int, *, user_id: str | None, bot: str | None, name: str, agent: bool = False
     ) -> RoomRecord:
         try:
             async with self.engine.begin() as conn:
@@ -403,6 +406,7 @@ class SqlStore(AccountsSql, Store):
                         name=name,
                         out=False,
                         active=user_id is not None,
+                        agent=agent and user_id is not None,
                     )
                 )
         except IntegrityError as exc:
@@ -451,6 +455,7 @@ class SqlStore(AccountsSql, Store):
                         name=s.name,
                         out=False,
                         active=s.user_id is not None,
+                        agent=s.agent,
                     )
                 )
             await conn.execute(
@@ -530,7 +535,7 @@ class SqlStore(AccountsSql, Store):
             result = await conn.execute(
                 room_seats.update()
                 .where(room_seats.c.room_id == room_id, room_seats.c.seat == seat, room_seats.c.out.is_(False))
-                .values(user_id=None, bot=bot, name=name, active=False, took_over_at=at_seq)
+                .values(user_id=None, bot=bot, name=name, active=False, took_over_at=at_seq, agent=False)
             )
             if result.rowcount != 1:
                 raise NotFound(f"seat {seat} of room {room_id} is not playing")
@@ -593,6 +598,57 @@ class SqlStore(AccountsSql, Store):
         return [
             ChatRecord(r.name, r.seat, bool(r.spectator), r.text, float(r.at), r.user_id) for r in reversed(rows)
         ]
+
+    # personal API keys ----------------------------------------------------------------------------
+
+    async def create_api_key(self, key_id: str, user_id: str, label: str, key_hash: str) -> ApiKeyRecord:
+        now = _now()
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                api_keys.insert().values(id=key_id, user_id=user_id, label=label, key_hash=key_hash, created_at=now)
+            )
+        return ApiKeyRecord(key_id, user_id, label, now)
+
+    async def list_api_keys(self, user_id: str) -> list[ApiKeyRecord]:
+        query = (
+            api_keys.select()
+            .where(api_keys.c.user_id == user_id, api_keys.c.revoked_at.is_(None))
+            .order_by(api_keys.c.created_at, api_keys.c.id)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            ApiKeyRecord(r.id, r.user_id, r.label, _utc(r.created_at) or _now(), _utc(r.last_used_at)) for r in rows
+        ]
+
+    async def revoke_api_key(self, user_id: str, key_id: str) -> bool:
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                api_keys.update()
+                .where(api_keys.c.id == key_id, api_keys.c.user_id == user_id, api_keys.c.revoked_at.is_(None))
+                .values(revoked_at=_now())
+            )
+        return bool(result.rowcount == 1)
+
+    async def user_by_api_key(self, key_hash: str) -> UserRecord | None:
+        now = _now()
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(api_keys.c.id, api_keys.c.user_id, api_keys.c.last_used_at).where(
+                        api_keys.c.key_hash == key_hash, api_keys.c.revoked_at.is_(None)
+                    )
+                )
+            ).first()
+        if row is None:
+            return None
+        last = _utc(row.last_used_at)
+        # Noted at most once a minute, so an agent's every call does not become a write.
+        if last is None or now - last > timedelta(seconds=60):
+            async with self.engine.begin() as conn:
+                await conn.execute(api_keys.update().where(api_keys.c.id == row.id).values(last_used_at=now))
+        user = await self.get_user(row.user_id)
+        return None if user is None else replace(user, agent=True, api_key=row.id)
 
 
 def _settle(item: _Append, error: BaseException | None = None, cause: BaseException | None = None) -> None:

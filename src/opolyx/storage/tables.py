@@ -64,6 +64,8 @@ room_seats = sa.Table(
     sa.Column("active", sa.Boolean, nullable=False),
     # Migration 0002: the game's seq at which a bot took this seat over from a person who resigned.
     sa.Column("took_over_at", sa.Integer, nullable=True),
+    # Migration 0004: the seat was taken through a personal API key (an AI agent plays it).
+    sa.Column("agent", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index(
         "uq_room_seats_active_user",
         "user_id",
@@ -155,4 +157,16 @@ cards = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("game_id", sa.String(32), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+# Migration 0005: personal API keys; only a SHA-256 digest of each key is stored.
+api_keys = sa.Table(
+    "api_keys",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id"), nullable=False, index=True),
+    sa.Column("label", sa.String(60), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
 )

@@ -32,6 +32,12 @@ export function MoneyStrip() {
   })}</div>`;
 }
 
+// A person's seat played by their AI agent (a personal API key): the room says so, the game does not.
+function isAgent(seat) {
+  const p = state.room && state.room.players.find((x) => x.seat === seat);
+  return Boolean(p && p.agent);
+}
+
 function connected(seat) {
   const room = state.room;
   if (!room) return true;
@@ -67,6 +73,7 @@ export function PlayerPanels() {
         <b class="pname">${displayName(p.name, p.bot)}</b>
         ${seat === me && html`<span class="badge">${t('player.you')}</span>`}
         ${p.bot && html`<span class="badge bot">${t('player.bot')}</span>`}
+        ${!p.bot && isAgent(seat) && html`<span class="badge bot" data-agent>${t('player.agent')}</span>`}
         ${game.rules.teams && p.team !== null && html`<span class="badge">${t('player.team', { team: p.team + 1 })}</span>`}
         ${!p.bot && !connected(seat) && html`<span class="badge warn">${t('player.offline')}</span>`}
       </div>

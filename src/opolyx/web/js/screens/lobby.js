@@ -24,7 +24,7 @@ function RoomRow({ room }) {
     <div class="room-mode"><b>${modeName(room.mode)}</b><span class=${`status ${room.status}`}>${t(`lobby.status.${room.status}`)}</span></div>
     <div class="room-seats">${t('lobby.seats_filled', { n: filled, total: room.seats })}
       ${room.spectators > 0 && html` · ${t('lobby.spectators', { n: room.spectators })}`}</div>
-    <div class="room-names">${room.players.map((p) => html`<span class="chip">${displayName(p.name, p.kind === 'bot')}</span>`)}</div>
+    <div class="room-names">${room.players.map((p) => html`<span class="chip">${displayName(p.name, p.kind === 'bot')}${p.agent ? ` · ${t('player.agent')}` : ''}</span>`)}</div>
     <div class="room-actions">
       ${mine && html`<button class="primary" onClick=${() => go(`room/${room.id}`)}>${t('lobby.open')}</button>`}
       ${!mine && waiting && filled < room.seats && html`<button class="primary" data-action="join" onClick=${() => joinRoom(room.id)}>${t('lobby.join')}</button>`}

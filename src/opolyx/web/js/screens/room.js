@@ -50,6 +50,7 @@ export function RoomScreen() {
           ${p ? html`<b>${displayName(p.name, p.kind === 'bot')}</b>
               ${p.you && html`<span class="badge">${t('player.you')}</span>`}
               ${p.kind === 'bot' && html`<span class="badge bot">${t('player.bot')} · ${t(`strength.${p.strength}`)}</span>`}
+              ${p.agent && html`<span class="badge bot" data-agent>${t('player.agent')}</span>`}
               ${p.kind === 'human' && !p.connected && html`<span class="badge warn">${t('player.offline')}</span>`}
               ${creator && p.kind === 'bot' && html`<button class="small ghost" data-action="remove-bot" onClick=${() => roomCommand('removeBot', i)}>${t('room.remove_bot')}</button>`}`
             : html`<span class="muted">${t('room.empty_seat')}</span>`}

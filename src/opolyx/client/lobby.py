@@ -1,0 +1,137 @@
+"""The HTTP half of the protocol: session, lobby, rooms and personal API keys, as typed calls.
+
+Answers are the server's own wire models (``opolyx.server.protocol``), so a field a client reads here
+is one the server promises. Authentication is a bearer token: a session token from :meth:`start_guest`
+or a personal API key; no cookie jar and no ``Origin`` header are needed.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from opolyx.client.errors import OpolyxError
+from opolyx.client.room import RoomSocket
+from opolyx.server.protocol import KeyOut, NewKeyOut, RoomList, RoomOut, SessionOut, UserOut
+
+
+class Client:
+    """One identity on one server. Use as ``async with Client(url, token=key) as c: ...``."""
+
+    def __init__(
+        self,
+        server: str,
+        *,
+        token: str | None = None,
+        timeout: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """``headers`` go with every request and socket handshake (e.g. a relay's ``X-Forwarded-For``)."""
+        self.server = server.rstrip("/")
+        self.token = token
+        self.extra_headers = dict(headers or {})
+        self.http = httpx.AsyncClient(base_url=self.server, timeout=timeout, transport=transport)
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+    # --- plumbing ------------------------------------------------------------------------------------
+
+    def headers(self) -> dict[str, str]:
+        auth = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        return self.extra_headers | auth
+
+    async def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        """Send one call; the decoded answer, or OpolyxError with the server's code."""
+        try:
+            r = await self.http.request(method, path, json=body, headers=self.headers())
+        except httpx.HTTPError as exc:
+            raise OpolyxError("connection_lost", f"{method} {path}: {exc}") from exc
+        if r.status_code >= 400:
+            try:
+                data = r.json()
+            except ValueError:
+                data = {}
+            raise OpolyxError(
+                str(data.get("code") or f"http_{r.status_code}"),
+                str(data.get("message") or r.reason_phrase),
+                status=r.status_code,
+                room=data.get("room"),
+            )
+        return r.json() if r.content else None
+
+    # --- session -------------------------------------------------------------------------------------
+
+    async def start_guest(self, nickname: str, language: str = "en") -> UserOut:
+        """Start (or, with a session token, update) a guest session; later calls use its token."""
+        out = SessionOut.model_validate(
+            await self.request("POST", "/api/session", {"nickname": nickname, "language": language, "token": True})
+        )
+        # Asked for explicitly ("token": true): browsers keep the session in an HttpOnly cookie only.
+        self.token = out.token
+        return out.user
+
+    async def me(self) -> UserOut:
+        return UserOut.model_validate(await self.request("GET", "/api/session"))
+
+    # --- personal API keys ---------------------------------------------------------------------------
+
+    async def create_key(self, label: str) -> NewKeyOut:
+        """A key for an agent that plays as you (needs a session, not a key); its value is shown once."""
+        return NewKeyOut.model_validate(await self.request("POST", "/api/keys", {"label": label}))
+
+    async def keys(self) -> list[KeyOut]:
+        return [KeyOut.model_validate(k) for k in await self.request("GET", "/api/keys")]
+
+    async def revoke_key(self, key_id: str) -> None:
+        await self.request("DELETE", f"/api/keys/{key_id}")
+
+    # --- lobby ---------------------------------------------------------------------------------------
+
+    async def rooms(self) -> RoomList:
+        return RoomList.model_validate(await self.request("GET", "/api/rooms"))
+
+    async def room(self, room_id: str) -> RoomOut:
+        return RoomOut.model_validate(await self.request("GET", f"/api/rooms/{room_id}"))
+
+    async def create_room(
+        self, mode: str = "classic", seats: int = 4, *, public: bool = True, bots_replace_leavers: bool = False
+    ) -> RoomOut:
+        body = {"mode": mode, "seats": seats, "public": public, "bots_replace_leavers": bots_replace_leavers}
+        return RoomOut.model_validate(await self.request("POST", "/api/rooms", body))
+
+    async def join(self, room_id: str) -> RoomOut:
+        return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/join"))
+
+    async def join_code(self, code: str) -> RoomOut:
+        return RoomOut.model_validate(await self.request("POST", "/api/join", {"code": code}))
+
+    async def leave(self, room_id: str) -> RoomOut:
+        return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/leave"))
+
+    async def add_bot(self, room_id: str, strength: str = "normal") -> RoomOut:
+        return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/bots", {"strength": strength}))
+
+    async def remove_bot(self, room_id: str, seat: int) -> RoomOut:
+        return RoomOut.model_validate(await self.request("DELETE", f"/api/rooms/{room_id}/bots/{seat}"))
+
+    async def start(self, room_id: str) -> RoomOut:
+        return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/start"))
+
+    # --- the room socket -----------------------------------------------------------------------------
+
+    def socket(self, room_id: str) -> RoomSocket:
+        """The room's WebSocket (not yet open: ``async with client.socket(id) as table: ...``)."""
+        ws_base = "ws" + self.server[4:] if self.server.startswith("http") else self.server
+        return RoomSocket(f"{ws_base}/ws/rooms/{room_id}", self.headers())

@@ -1,0 +1,96 @@
+"""Personal API keys: how an outside program (an AI agent) plays as the person who made the key.
+
+A key is shown once, when it is made; the server keeps only its SHA-256 digest (keys are long random
+strings, so a plain digest cannot be reversed by guessing). A request or socket that presents a key as
+``Authorization: Bearer <key>`` is its owner, marked as an agent: seats it takes are shown as an
+agent's to the table and the lobby. Keys are managed with a session, never with a key, so a leaked key
+cannot mint more keys or hide itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from fastapi import APIRouter, Request, Response
+
+from opolyx.server import errors as E
+from opolyx.server import sessions
+from opolyx.server.app import Services
+from opolyx.server.errors import ApiError
+from opolyx.server.lobby import ERRORS, Svc, User, rate_limit
+from opolyx.server.protocol import KeyIn, KeyOut, NewKeyOut
+from opolyx.storage import ApiKeyRecord, UserRecord
+
+# Every key starts with this, so a server (and a person reading a config file) can tell it from a
+# session token at a glance.
+KEY_PREFIX = "opx_"
+# More live keys than this per person is a mistake or abuse; revoke some first.
+MAX_KEYS_PER_USER = 20
+
+router = APIRouter(responses=ERRORS)
+
+
+def key_digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def is_api_key(token: str | None) -> bool:
+    return bool(token) and str(token).startswith(KEY_PREFIX)
+
+
+async def user_for_key(svc: Services, key: str) -> UserRecord | None:
+    """The owner of a live key (marked as an agent), or None for an unknown or revoked key."""
+    return await svc.store.user_by_api_key(key_digest(key))
+
+
+async def authenticate(svc: Services, token: str | None) -> UserRecord | None:
+    """Who a bearer token names: a personal API key (an agent), else a signed session."""
+    if not token:
+        return None
+    if is_api_key(token):
+        return await user_for_key(svc, token)
+    found = await sessions.resolve(svc.store, svc.signer, token)
+    return found[0] if found else None
+
+
+def _key_out(record: ApiKeyRecord) -> KeyOut:
+    return KeyOut(id=record.id, label=record.label, created_at=record.created_at, last_used_at=record.last_used_at)
+
+
+def _session_only(user: UserRecord) -> None:
+    if user.agent:
+        raise ApiError(403, E.KEYS_NEED_SESSION, "API keys are managed with a session, not with a key")
+
+
+@router.post("/api/keys", tags=["keys"], status_code=201)
+async def create_key(body: KeyIn, request: Request, svc: Svc, user: User) -> NewKeyOut:
+    """Make a personal API key for an agent that plays as you. The key is in this answer only."""
+    _session_only(user)
+    await rate_limit(svc, "session", request, user)
+    if len(await svc.store.list_api_keys(user.id)) >= MAX_KEYS_PER_USER:
+        raise ApiError(409, E.TOO_MANY_KEYS, f"at most {MAX_KEYS_PER_USER} keys; revoke one first")
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    record = await svc.store.create_api_key(secrets.token_hex(8), user.id, body.label, key_digest(key))
+    return NewKeyOut(id=record.id, label=record.label, key=key, created_at=record.created_at)
+
+
+@router.get("/api/keys", tags=["keys"])
+async def list_keys(svc: Svc, user: User) -> list[KeyOut]:
+    """Your keys that still work (never the keys themselves)."""
+    _session_only(user)
+    return [_key_out(k) for k in await svc.store.list_api_keys(user.id)]
+
+
+@router.delete("/api/keys/{key_id}", tags=["keys"], status_code=204)
+async def revoke_key(key_id: str, svc: Svc, user: User) -> Response:
+    """Revoke a key: from now on it is refused, on HTTP and on new sockets."""
+    _session_only(user)
+    if not await svc.store.revoke_api_key(user.id, key_id):
+        raise ApiError(404, E.KEY_NOT_FOUND, f"you have no key {key_id}")
+    # Sockets this process holds for the key close now; reconnecting with it is refused (4401).
+    for hub in list(svc.rooms.hubs.values()):
+        for conn in list(hub.conns):
+            if conn.user.api_key == key_id:
+                conn.close()
+    return Response(status_code=204)
