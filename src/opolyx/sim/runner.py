@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from opolyx.bots import derive_seed, play_game
+from opolyx.engine.build import build_name
 from opolyx.rules import load_board, load_rules
 from opolyx.sim.stats import GameCollector, Record, aggregate, game_record
 
@@ -103,6 +104,7 @@ def simulate(
         **figures,
         "performance": {
             "workers": workers,
+            "build": build_name(),
             "seconds": elapsed,
             "games_per_second": config.games / elapsed if elapsed else 0.0,
             "player_turns_per_second": figures["player_turns"] / elapsed if elapsed else 0.0,
@@ -118,7 +120,7 @@ def format_report(data: dict[str, Any]) -> str:
         f"opolyx simulate: {cfg['games']} games of {cfg['mode']}, {cfg['seats']} seats, bots "
         f"{','.join(cfg['bots'])}, seed {cfg['seed']}",
         f"speed: {perf['games_per_second']:.2f} games/s, {perf['player_turns_per_second']:.0f} player-turns/s "
-        f"({perf['workers']} worker(s), {perf['seconds']:.1f} s)",
+        f"({perf['workers']} worker(s), {perf['seconds']:.1f} s, {perf.get('build', 'pure Python')})",
         f"player-turns per game: {data['player_turns_per_game']:.1f}",
     ]
     r = data["rounds"]
