@@ -8,8 +8,10 @@ only the speed.
 from __future__ import annotations
 
 import multiprocessing
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,8 +71,31 @@ def iter_records(config: SimConfig, workers: int = 1) -> Iterator[Record]:
         return
     ctx = multiprocessing.get_context("spawn")
     chunk = max(1, min(16, config.games // (workers * 8)))
-    with ctx.Pool(workers) as pool:
+    with _workers_skip_main():
+        pool = ctx.Pool(workers)
+    with pool:
         yield from pool.imap(_run_task, tasks, chunksize=chunk)
+
+
+@contextmanager
+def _workers_skip_main() -> Iterator[None]:
+    """Start workers without re-running the program's main module.
+
+    A spawned worker normally re-runs ``__main__`` first; for the ``opolyx`` command that imports the whole
+    server (web framework, database drivers), seconds per worker on a busy machine, while a worker needs
+    only this module. Hiding the main module's path while the pool starts its workers skips that.
+    """
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    spec = getattr(main, "__spec__", None)
+    if main is None or path is None or spec is not None:
+        yield
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = path
 
 
 def simulate(
