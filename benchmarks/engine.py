@@ -14,6 +14,7 @@ import random
 import time
 
 import opolyx
+from opolyx.engine.build import build_name
 from opolyx.rules import mode_names
 
 
@@ -36,6 +37,7 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--modes", default=",".join(mode_names()))
     args = parser.parse_args()
+    print(f"opolyx build: {build_name()}")
     print(f"{'mode':<8} {'games/s':>9} {'actions/s':>11} {'µs/action':>10} {'actions/game':>13}")
     for mode in args.modes.split(","):
         start = time.perf_counter()

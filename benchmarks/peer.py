@@ -27,7 +27,8 @@ from typing import Any
 
 import opolyx
 from opolyx.bots import derive_seed, play_game
-from opolyx.engine import codes, game
+from opolyx.engine import codes
+from opolyx.engine.build import build_name
 
 
 def best_of(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
@@ -123,8 +124,7 @@ def main() -> None:
     parser.add_argument("--random-games", type=int, default=20, help="games of random legal play")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    compiled = game.__file__ is not None and not game.__file__.endswith(".py")
-    print(f"opolyx build: {'compiled (mypyc)' if compiled else 'pure Python'}; CPU time, best of {args.repeat}")
+    print(f"opolyx build: {build_name()}; CPU time, best of {args.repeat}")
     peer_s, peer_n = peer_turns(args.peer.resolve(), args.games, args.repeat)
     ours_s, ours_n = opolyx_turns(args.games, args.repeat)
     peer_us, ours_us = peer_s / peer_n * 1e6, ours_s / ours_n * 1e6

@@ -16,6 +16,7 @@ from typing import Any
 
 from opolyx.bots import derive_seed, make_bot, play_game
 from opolyx.bots.base import Bot
+from opolyx.engine.build import build_name
 from opolyx.engine.game import Game
 from opolyx.engine.setup import new_game
 
@@ -66,7 +67,7 @@ def whole_games(games: int, repeat: int) -> None:
             for seat, action in save["actions"]:
                 count(game, game.apply(seat, action))
         engine.append(time.process_time() - start)
-    print(f"classic, 4 normal bots, {games} games on one core (CPU time, best of {repeat}):")
+    print(f"classic, 4 normal bots, {games} games on one core (CPU time, best of {repeat}, {build_name()}):")
     turns = played
     print(f"  {games / elapsed:8.1f} games/s")
     print(f"  {turns / games:8.1f} player-turns per game")

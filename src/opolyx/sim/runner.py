@@ -8,12 +8,15 @@ only the speed.
 from __future__ import annotations
 
 import multiprocessing
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from opolyx.bots import derive_seed, play_game
+from opolyx.engine.build import build_name
 from opolyx.rules import load_board, load_rules
 from opolyx.sim.stats import GameCollector, Record, aggregate, game_record
 
@@ -68,8 +71,31 @@ def iter_records(config: SimConfig, workers: int = 1) -> Iterator[Record]:
         return
     ctx = multiprocessing.get_context("spawn")
     chunk = max(1, min(16, config.games // (workers * 8)))
-    with ctx.Pool(workers) as pool:
+    with _workers_skip_main():
+        pool = ctx.Pool(workers)
+    with pool:
         yield from pool.imap(_run_task, tasks, chunksize=chunk)
+
+
+@contextmanager
+def _workers_skip_main() -> Iterator[None]:
+    """Start workers without re-running the program's main module.
+
+    A spawned worker normally re-runs ``__main__`` first; for the ``opolyx`` command that imports the whole
+    server (web framework, database drivers), seconds per worker on a busy machine, while a worker needs
+    only this module. Hiding the main module's path while the pool starts its workers skips that.
+    """
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    spec = getattr(main, "__spec__", None)
+    if main is None or path is None or spec is not None:
+        yield
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = path
 
 
 def simulate(
@@ -103,6 +129,7 @@ def simulate(
         **figures,
         "performance": {
             "workers": workers,
+            "build": build_name(),
             "seconds": elapsed,
             "games_per_second": config.games / elapsed if elapsed else 0.0,
             "player_turns_per_second": figures["player_turns"] / elapsed if elapsed else 0.0,
@@ -118,7 +145,7 @@ def format_report(data: dict[str, Any]) -> str:
         f"opolyx simulate: {cfg['games']} games of {cfg['mode']}, {cfg['seats']} seats, bots "
         f"{','.join(cfg['bots'])}, seed {cfg['seed']}",
         f"speed: {perf['games_per_second']:.2f} games/s, {perf['player_turns_per_second']:.0f} player-turns/s "
-        f"({perf['workers']} worker(s), {perf['seconds']:.1f} s)",
+        f"({perf['workers']} worker(s), {perf['seconds']:.1f} s, {perf.get('build', 'pure Python')})",
         f"player-turns per game: {data['player_turns_per_game']:.1f}",
     ]
     r = data["rounds"]

@@ -60,12 +60,12 @@ def test_every_listed_action_has_a_code_that_decodes_to_it(seed: int, steps: int
         assert [codes.decode(c) for c in game.legal_codes(seat)] == listed
 
 
-@pytest.mark.parametrize("code", [-1, 31, 30, 1 << 40 | 0, True, "0"])
-def test_a_code_that_names_no_action_is_refused_and_changes_nothing(code: object) -> None:
+@pytest.mark.parametrize("code", [-1, 23, 31, 1 << 40])
+def test_a_code_that_names_no_action_is_refused_and_changes_nothing(code: int) -> None:
     game = opolyx.new_game("classic", 2, 3)
     before = game.snapshot()
     with pytest.raises(IllegalAction) as err:
-        game.apply_code(game.turn, code)  # type: ignore[arg-type]
+        game.apply_code(game.turn, code)
     assert err.value.code == "bad_code"
     assert game.snapshot() == before and game.to_save()["actions"] == []
 
