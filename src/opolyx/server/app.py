@@ -7,6 +7,7 @@ Nothing here is a module-level singleton: the store, rate limiter, hubs and sign
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from opolyx.server.engine_api import EngineApi, load_engine
 from opolyx.server.errors import ApiError
 from opolyx.server.hub import HubContext, Peer, RoomHub
 from opolyx.server.identity import SessionSigner, resolve_secret
+from opolyx.server.metrics import ServerMetrics
 from opolyx.server.ratelimit import RateLimiter, Rule, SharedRateLimiter
 from opolyx.server.rooms import RoomService
 from opolyx.server.settings import Settings
@@ -42,6 +44,7 @@ class Services:
     signer: SessionSigner
     limiter: RateLimiter
     rooms: RoomService
+    metrics: ServerMetrics
 
 
 def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimiter:
@@ -61,15 +64,18 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
     """Build the ASGI app. ``engine`` replaces the real rules engine (tests use a stand-in)."""
     settings = settings or Settings()
     engine_loader = engine or load_engine
+    metrics = ServerMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await SqlStore.open(settings.resolved_database_url(), schema=settings.database_schema)
-        cluster = Cluster(settings.redis_url, settings.cluster_lease_seconds) if settings.redis_url else None
+        cluster = (
+            Cluster(settings.redis_url, settings.cluster_lease_seconds, metrics=metrics) if settings.redis_url else None
+        )
         try:
             signer = SessionSigner(resolve_secret(settings), settings.session_max_age_days * 86400)
-            rooms = RoomService(HubContext(settings, store, engine_loader), cluster)
-            services = Services(settings, store, signer, make_limiter(settings, cluster), rooms)
+            rooms = RoomService(HubContext(settings, store, engine_loader, metrics), cluster)
+            services = Services(settings, store, signer, make_limiter(settings, cluster), rooms, metrics)
             app.state.services = services
 
             async def on_frame(hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
@@ -93,6 +99,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
             if cluster is not None:
                 await cluster.close()
             await store.close()
+            metrics.process_ended(os.getpid())
 
     app = FastAPI(
         title="opolyx",
@@ -128,11 +135,13 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     from opolyx.server.lobby import router as lobby_router
+    from opolyx.server.metrics import router as metrics_router
     from opolyx.server.ws import handle_frame
     from opolyx.server.ws import router as ws_router
 
     app.include_router(lobby_router)
     app.include_router(ws_router)
+    app.include_router(metrics_router)
 
     # The browser client reads the board tables and its message catalogs as they ship in the package.
     app.mount("/data/rules", StaticFiles(directory=WEB_DIR.parent / "rules" / "data"), name="rules-data")

@@ -74,6 +74,11 @@ class Settings(BaseSettings):
     # How long a lobby call forwarded to a room's owner may take before it is retried elsewhere.
     cluster_call_timeout: float = 10.0
 
+    # Who may read GET /metrics: these networks (CIDR, comma-separated; empty: none), or anyone sending
+    # ``Authorization: Bearer <metrics_token>`` when a token is set. By default only this machine.
+    metrics_allow: str = "127.0.0.1/32,::1/128"
+    metrics_token: str = ""
+
     web_dir: Path | None = Field(default=None)
 
     def resolved_database_url(self) -> str:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -68,6 +69,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         return
     writer = asyncio.create_task(conn.writer())
     strikes = 0
+    svc.metrics.connections.inc()
     try:
         while not conn.closed:
             message = await ws.receive()
@@ -88,6 +90,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         # A broken socket is the normal end of a connection; anything else is logged, never raised.
         log.debug("websocket of %s in room %s ended", user.id, room_id, exc_info=True)
     finally:
+        svc.metrics.connections.dec()
         hub = await svc.rooms.detach(room_id, conn)
         conn.close()
         with contextlib.suppress(Exception):
@@ -100,6 +103,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
 
 
 async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
+    received = time.perf_counter()
     size = len(raw) if raw is not None else 0
     if raw is None or size == 0:
         conn.send(_error(E.BAD_MESSAGE, "empty frame"))
@@ -145,6 +149,7 @@ async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes
         if isinstance(frame, ActionFrame):
             action_dict = frame.action.model_dump(mode="json", exclude_none=True)
             await hub.submit(conn, action_dict, ref=frame.ref, seq=frame.seq, seat=frame.seat)
+            svc.metrics.action_latency.observe(time.perf_counter() - received)
         elif isinstance(frame, ChatFrame):
             user_key = f"user:{conn.user.id}"
             if not await svc.limiter.take("chat", user_key, f"addr:{conn.address}"):
