@@ -10,40 +10,24 @@ import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from prometheus_client.parser import text_string_to_metric_families
-from server_kit import Person, Table
+from server_kit import Person, Table, metric, scrape
 
 from live_server import ThreadServer
 from opolyx.server.metrics import scrape_allowed
 
 
-def scrape(base: str, **headers: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    r = httpx.get(base + "/metrics", headers=headers, timeout=10)
-    assert r.status_code == 200, r.text
-    assert r.headers["content-type"].startswith("text/plain")
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(r.text)
-        for s in family.samples
-    }
-
-
-def value(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str, **labels: str) -> float:
-    return samples[(name, tuple(sorted(labels.items())))]
-
-
 def wait_for(base: str, name: str, expected: float, **labels: str) -> None:
     deadline = time.monotonic() + 20
-    while value(scrape(base), name, **labels) != expected:
+    while metric(scrape(base), name, **labels) != expected:
         assert time.monotonic() < deadline, f"{name}{labels} never became {expected}"
         time.sleep(0.05)
 
 
 def test_metrics_follow_rooms_sockets_and_actions(server: ThreadServer, people: Callable[[str], Person]) -> None:
     before = scrape(server.base)
-    assert value(before, "opolyx_players_connected") == 0
-    assert value(before, "opolyx_rooms", status="running") == 0
-    assert value(before, "opolyx_actions_total") == 0
+    assert metric(before, "opolyx_players_connected") == 0
+    assert metric(before, "opolyx_rooms", status="running") == 0
+    assert metric(before, "opolyx_actions_total") == 0
 
     ann, bob, cleo = people("Ann"), people("Bob"), people("Cleo")
     room = ann.create("blitz", 2)
@@ -51,7 +35,7 @@ def test_metrics_follow_rooms_sockets_and_actions(server: ThreadServer, people: 
     for p in (ann, bob, cleo):  # Cleo only watches
         p.connect(room["id"])
         p.recv_until("snapshot")
-    assert value(scrape(server.base), "opolyx_rooms", status="waiting") == 1
+    assert metric(scrape(server.base), "opolyx_rooms", status="waiting") == 1
     assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
     tables = [Table(ann, random.Random(1)), Table(bob, random.Random(2))]
     for t in tables:
@@ -61,22 +45,22 @@ def test_metrics_follow_rooms_sockets_and_actions(server: ThreadServer, people: 
     actor.p.recv_until("events", ref=7)
 
     after = scrape(server.base)
-    assert value(after, "opolyx_players_connected") == 3
-    assert value(after, "opolyx_rooms", status="running") == 1
-    assert value(after, "opolyx_rooms", status="waiting") == 0
-    assert value(after, "opolyx_actions_total") == 1
+    assert metric(after, "opolyx_players_connected") == 3
+    assert metric(after, "opolyx_rooms", status="running") == 1
+    assert metric(after, "opolyx_rooms", status="waiting") == 0
+    assert metric(after, "opolyx_actions_total") == 1
     # One person's action: one latency observation, well inside the largest bucket.
-    assert value(after, "opolyx_action_latency_seconds_count") == 1
-    assert value(after, "opolyx_action_latency_seconds_bucket", le="5.0") == 1
-    assert 0 < value(after, "opolyx_action_latency_seconds_sum") < 5
+    assert metric(after, "opolyx_action_latency_seconds_count") == 1
+    assert metric(after, "opolyx_action_latency_seconds_bucket", le="5.0") == 1
+    assert 0 < metric(after, "opolyx_action_latency_seconds_sum") < 5
     # A refused action is not an action: no count, no latency.
     actor.p.send({"type": "action", "action": {"type": "roll"}, "ref": 8, "seq": 0})
     actor.p.recv_until("error", ref=8)
     refused = scrape(server.base)
-    assert value(refused, "opolyx_actions_total") == 1
-    assert value(refused, "opolyx_action_latency_seconds_count") == 1
+    assert metric(refused, "opolyx_actions_total") == 1
+    assert metric(refused, "opolyx_action_latency_seconds_count") == 1
     # Without a cluster no lease ever moves.
-    assert value(refused, "opolyx_lease_moves_total", direction="taken") == 0
+    assert metric(refused, "opolyx_lease_moves_total", direction="taken") == 0
 
     cleo.disconnect()
     wait_for(server.base, "opolyx_players_connected", 2)
@@ -92,7 +76,7 @@ def test_metrics_are_refused_outside_the_allowed_networks_without_the_token(
     assert "opolyx_" not in r.text
     wrong = httpx.get(server.base + "/metrics", headers={"Authorization": "Bearer guess"})
     assert wrong.status_code == 401
-    assert value(scrape(server.base, Authorization="Bearer scrape-me"), "opolyx_players_connected") == 0
+    assert metric(scrape(server.base, Authorization="Bearer scrape-me"), "opolyx_players_connected") == 0
 
 
 def test_metrics_can_be_closed_to_everyone(start_server: Callable[..., ThreadServer]) -> None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import shutil
+import tempfile
 import webbrowser
 from typing import Annotated
 
@@ -10,6 +13,8 @@ import typer
 import uvicorn
 
 from opolyx.server.app import create_app
+from opolyx.server.identity import resolve_secret
+from opolyx.server.metrics import MULTIPROC_ENV
 from opolyx.server.settings import Settings
 
 
@@ -26,6 +31,15 @@ def serve(
     ] = None,
     data_dir: Annotated[str | None, typer.Option(help="Data directory [env OPOLYX_DATA_DIR].")] = None,
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open a browser.")] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            envvar="OPOLYX_WORKERS",
+            help="Server processes sharing the port and the rooms; more than 1 needs PostgreSQL and "
+            "OPOLYX_REDIS_URL [env OPOLYX_WORKERS].",
+        ),
+    ] = 1,
 ) -> None:
     """Start the opolyx server (migrates the database, restores unfinished games)."""
     overrides: dict[str, object] = {}
@@ -39,8 +53,11 @@ def serve(
         overrides["data_dir"] = data_dir
     settings = Settings(**overrides)  # type: ignore[arg-type]
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(settings)
     url = settings.public_url()
+    if workers > 1:
+        _serve_workers(settings, overrides, workers, open_browser)
+        return
+    app = create_app(settings)
     typer.echo(f"opolyx: starting on {url} (database: {_describe(settings)})")
     if open_browser:
         webbrowser.open(url)
@@ -54,6 +71,43 @@ def serve(
     )
     server = uvicorn.Server(config)
     server.run()
+
+
+def _serve_workers(settings: Settings, overrides: dict[str, object], workers: int, open_browser: bool) -> None:
+    """Several processes on one listening socket, sharing rooms through the cluster's Redis leases.
+
+    uvicorn starts each worker afresh (spawn) and each builds its app from the environment, so the CLI's
+    overrides, one session secret and the metrics directory are handed down through it.
+    """
+    if not settings.redis_url or settings.resolved_database_url().startswith("sqlite"):
+        typer.echo(
+            "opolyx: --workers above 1 needs PostgreSQL (--database) and Redis (OPOLYX_REDIS_URL): "
+            "SQLite serves one process only",
+            err=True,
+        )
+        raise typer.Exit(2)
+    for name, value in overrides.items():
+        os.environ[f"OPOLYX_{name.upper()}"] = str(value)
+    os.environ["OPOLYX_SECRET_KEY"] = resolve_secret(settings)
+    metrics_dir = tempfile.mkdtemp(prefix="opolyx-metrics-")
+    os.environ[MULTIPROC_ENV] = metrics_dir
+    url = settings.public_url()
+    typer.echo(f"opolyx: starting {workers} workers on {url} (database: {_describe(settings)})")
+    if open_browser:
+        webbrowser.open(url)
+    try:
+        uvicorn.run(
+            "opolyx.server.app:create_app",
+            factory=True,
+            workers=workers,
+            host=settings.host,
+            port=settings.port,
+            ws_max_size=settings.ws_hard_max_bytes,
+            log_level="info",
+            lifespan="on",
+        )
+    finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 def _describe(settings: Settings) -> str:

@@ -15,7 +15,17 @@ from collections import Counter as Tally
 from collections.abc import Iterable
 
 from fastapi import APIRouter, Request, Response
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
 from prometheus_client import multiprocess as prom_multiprocess
 
 from opolyx.server import errors as E
@@ -41,6 +51,9 @@ class ServerMetrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
+        # The process's own CPU, memory, open files and garbage collection (single-process mode).
+        for collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+            r.register(collector)
         self.rooms = Gauge(
             "opolyx_rooms",
             "Rooms whose hub this server runs, by status (refreshed every second and at each scrape).",
