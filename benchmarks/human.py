@@ -35,6 +35,8 @@ import multiprocessing
 import os
 import random
 import secrets
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -52,6 +54,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import choose, drop_schema, own_server, pct
 
 SEATS = 4
+# py-spy from this interpreter's environment if it is there (a dev dependency), else from PATH.
+PY_SPY = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or "py-spy"
 
 
 @dataclass
@@ -261,6 +265,7 @@ def worker(pipe: Connection, base: str, behaviour: Behaviour, seed: int) -> None
     async def run() -> None:
         pop = Population(base, behaviour, seed)
         loop = asyncio.get_running_loop()
+        cpu_start = time.process_time()
         try:
             while True:
                 command, arg = await loop.run_in_executor(None, pipe.recv)
@@ -273,6 +278,7 @@ def worker(pipe: Connection, base: str, behaviour: Behaviour, seed: int) -> None
                     pipe.send(("grown", pop.connected))
                 elif command == "measure":
                     pop.tally, pop.measuring = Tally(), True
+                    cpu_start = time.process_time()
                     pipe.send(("measuring", None))
                 elif command == "report":
                     pop.measuring = False
@@ -280,6 +286,7 @@ def worker(pipe: Connection, base: str, behaviour: Behaviour, seed: int) -> None
                     pipe.send(("report", {
                         "actions": t.actions, "chats": t.chats, "reconnects": t.reconnects,
                         "errors": dict(t.errors), "sent": t.sent, "connected": pop.connected,
+                        "cpu": time.process_time() - cpu_start,
                     }))
                 else:
                     break
@@ -300,6 +307,14 @@ def server_pids(root: int) -> list[int]:
                 with open(f"/proc/{pid}/task/{task}/children") as f:
                     todo.extend(int(x) for x in f.read().split())
     return pids
+
+
+def rss_megabytes(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/statm") as f:
+            total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    return total / 2**20
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -334,14 +349,16 @@ def plot(rows: list[dict[str, Any]], target: float, title: str, path: Path) -> N
 
 
 HEADER = (f"{'clients':>7} {'rooms':>5} {'act/s':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} "
-          f"{'chat99':>7} {'recon99':>7} {'srv cpu':>7} {'load1':>5}  errors")
+          f"{'chat99':>7} {'recon99':>7} {'srv cpu':>7} {'ms/act':>6} {'srv MB':>6} {'cli cpu':>7} {'load1':>5}"
+          "  errors")
 
 
 def row(r: dict[str, Any]) -> str:
     errors = ",".join(f"{k}:{v}" for k, v in sorted(r["errors"].items())) or "-"
     return (f"{r['connected']:>7} {r['rooms']:>5} {r['rate']:>6.1f} {r['p50']:>7.1f} {r['p95']:>7.1f} "
             f"{r['p99']:>7.1f} {r['max']:>7.1f} {r['chat99']:>7.1f} {r['recon99']:>7.1f} "
-            f"{r['cpu']:>6.0f}% {r['load']:>5.2f}  {errors}")
+            f"{r['cpu']:>6.0f}% {r['cpu_per_action']:>6.2f} {r['rss']:>6.0f} {r['client_cpu']:>6.0f}% "
+            f"{r['load']:>5.2f}  {errors}")
 
 
 def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour: Behaviour) -> list[dict[str, Any]]:
@@ -385,10 +402,21 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
             pids = server_pids(server_root) if server_root else []
             cpu0, t0 = cpu_seconds(pids), time.perf_counter()
             ask("measure")
+            profiler = None
+            if args.profile and target == steps[-1] and server_root:
+                # A CPU profile of every server process over the last step's window (py-spy, sampling).
+                profiler = subprocess.Popen(
+                    [PY_SPY, "record", "--pid", str(server_root), "--subprocesses", "--duration",
+                     str(int(args.window)), "--format", args.profile_format, "--output", args.profile],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                )
             time.sleep(args.window)
             reports = ask("report")
+            if profiler is not None:
+                profiler.wait(timeout=60)
+                print(f"# server profile ({args.profile_format}): {Path(args.profile).resolve()}", flush=True)
             elapsed = time.perf_counter() - t0
-            cpu = (cpu_seconds(pids) - cpu0) / elapsed * 100 if pids else float("nan")
+            cpu_used = cpu_seconds(pids) - cpu0 if pids else float("nan")
             actions = [x for r in reports for x in r["actions"]]
             errors: Counter[str] = Counter()
             for r in reports:
@@ -405,7 +433,10 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
                 "max": max(actions) * 1000 if actions else float("nan"),
                 "chat99": pct([x for r in reports for x in r["chats"]], 0.99),
                 "recon99": pct([x for r in reports for x in r["reconnects"]], 0.99),
-                "cpu": cpu,
+                "cpu": cpu_used / elapsed * 100,
+                "cpu_per_action": cpu_used / len(actions) * 1000 if actions else float("nan"),
+                "client_cpu": sum(r["cpu"] for r in reports) / elapsed * 100,
+                "rss": rss_megabytes(pids) if pids else float("nan"),
                 "load": os.getloadavg()[0],
                 "errors": dict(errors),
             }
@@ -442,6 +473,8 @@ def main() -> None:
     parser.add_argument("--no-deflate", action="store_true", help="clients refuse permessage-deflate")
     parser.add_argument("--target-p99", type=float, default=100.0, help="ms")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", help="write a py-spy profile of the server over the last step to this path")
+    parser.add_argument("--profile-format", default="speedscope", choices=["speedscope", "flamegraph", "raw"])
     parser.add_argument("--plot", help="PNG path for the latency plot (default: a new file in the temp dir)")
     args = parser.parse_args()
     think_min, think_max = (float(x) for x in args.think.split(","))

@@ -17,6 +17,7 @@ import uvicorn
 
 from opolyx.server import Settings, create_app
 from opolyx.server.engine_api import EngineApi
+from opolyx.server.transport import uvicorn_options
 
 
 def free_port() -> int:
@@ -56,11 +57,8 @@ class ThreadServer:
         self.base = f"http://127.0.0.1:{settings.port}"
         config = uvicorn.Config(
             create_app(settings, engine=engine),
-            host="127.0.0.1",
-            port=settings.port,
-            ws_max_size=settings.ws_hard_max_bytes,
             log_level="warning",
-            lifespan="on",
+            **uvicorn_options(settings),
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

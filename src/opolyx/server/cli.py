@@ -16,6 +16,7 @@ from opolyx.server.app import create_app
 from opolyx.server.identity import resolve_secret
 from opolyx.server.metrics import MULTIPROC_ENV
 from opolyx.server.settings import Settings
+from opolyx.server.transport import uvicorn_options
 
 
 def serve(
@@ -61,14 +62,7 @@ def serve(
     typer.echo(f"opolyx: starting on {url} (database: {_describe(settings)})")
     if open_browser:
         webbrowser.open(url)
-    config = uvicorn.Config(
-        app,
-        host=settings.host,
-        port=settings.port,
-        ws_max_size=settings.ws_hard_max_bytes,
-        log_level="info",
-        lifespan="on",
-    )
+    config = uvicorn.Config(app, log_level="info", **uvicorn_options(settings))
     server = uvicorn.Server(config)
     server.run()
 
@@ -100,11 +94,8 @@ def _serve_workers(settings: Settings, overrides: dict[str, object], workers: in
             "opolyx.server.app:create_app",
             factory=True,
             workers=workers,
-            host=settings.host,
-            port=settings.port,
-            ws_max_size=settings.ws_hard_max_bytes,
             log_level="info",
-            lifespan="on",
+            **uvicorn_options(settings),
         )
     finally:
         shutil.rmtree(metrics_dir, ignore_errors=True)

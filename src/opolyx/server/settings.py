@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     max_frame_bytes: int = 16 * 1024
     # Frames larger than this are refused by the WebSocket layer itself (close code 1009).
     ws_hard_max_bytes: int = 1024 * 1024
+    # permessage-deflate on room WebSockets: frames shrink to about a fifth, at a CPU cost per socket and
+    # frame (each socket has its own context); docs/operating.md has the figures.
+    ws_deflate: bool = True
     # Outgoing messages a slow client may lag behind before it is disconnected (it can reconnect).
     send_queue_limit: int = 1000
 
