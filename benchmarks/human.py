@@ -94,6 +94,7 @@ class Population:
         self.rooms: list[str] = []
         self.tasks: list[asyncio.Task[None]] = []
         self.stopping = False
+        self.setup_failures: Counter[str] = Counter()
         # One HTTP client for many people: it must keep no session cookie (each person is identified by
         # a bearer token), or concurrent requests would act as whoever signed in last.
         no_cookies = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
@@ -115,7 +116,13 @@ class Population:
         watchers = round(clients * self.b.spectators)
         rooms = max(1, (clients - watchers) // SEATS)
         watchers = max(0, clients - rooms * SEATS)
-        new_rooms = await asyncio.gather(*(self.open_room() for _ in range(rooms)))
+        opened = await asyncio.gather(*(self.open_room() for _ in range(rooms)), return_exceptions=True)
+        new_rooms = [r for r in opened if not isinstance(r, BaseException)]
+        for failure in (r for r in opened if isinstance(r, BaseException)):
+            # A room whose set-up was refused (the server under too much load) is left out and counted.
+            self.setup_failures[f"setup:{str(failure)[:60]}"] += 1
+        if not new_rooms:
+            raise RuntimeError(f"no room could be set up: {opened[0]!r}")
         for room_id, tokens in new_rooms:
             self.rooms.append(room_id)
             for token in tokens:
@@ -278,6 +285,8 @@ def worker(pipe: Connection, base: str, behaviour: Behaviour, seed: int) -> None
                     pipe.send(("grown", pop.connected))
                 elif command == "measure":
                     pop.tally, pop.measuring = Tally(), True
+                    pop.tally.errors.update(pop.setup_failures)
+                    pop.setup_failures.clear()
                     cpu_start = time.process_time()
                     pipe.send(("measuring", None))
                 elif command == "report":
