@@ -36,6 +36,7 @@ import os
 import random
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -345,6 +346,9 @@ def plot(rows: list[dict[str, Any]], target: float, title: str, path: Path) -> N
     fig, ax = plt.subplots(figsize=(8, 5))
     for key, style in (("p50", "o-"), ("p95", "s-"), ("p99", "^-"), ("max", "x:")):
         ax.plot(xs, [r[key] for r in rows], style, label=f"{key}")
+    for r in rows:  # the machine's load at each point: other work on the cores shows in the tail
+        ax.annotate(f"load {r['load']:.1f}", (r["connected"], r["p99"]), textcoords="offset points",
+                    xytext=(4, 6), fontsize=8)
     ax.axhline(target, color="red", linestyle="--", linewidth=1, label=f"target p99 {target:g} ms")
     ax.set_xlabel("connected clients (players and spectators)")
     ax.set_ylabel("action → event latency (ms)")
@@ -451,6 +455,8 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
             }
             rows.append(result)
             print(row(result), flush=True)
+    except KeyboardInterrupt:
+        print("# interrupted: reporting the steps measured so far", flush=True)
     finally:
         for pipe in pipes:
             with contextlib.suppress(OSError):
@@ -486,6 +492,8 @@ def main() -> None:
     parser.add_argument("--profile-format", default="speedscope", choices=["speedscope", "flamegraph", "raw"])
     parser.add_argument("--plot", help="PNG path for the latency plot (default: a new file in the temp dir)")
     args = parser.parse_args()
+    # A bounded run (``timeout 600 python benchmarks/human.py …``) still stops its server and plots.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     think_min, think_max = (float(x) for x in args.think.split(","))
     behaviour = Behaviour(think_min, think_max, args.chat_every, args.reconnect_every, args.spectators, args.mode,
                           not args.no_deflate)

@@ -18,6 +18,9 @@ from opolyx.server.metrics import MULTIPROC_ENV
 from opolyx.server.settings import Settings
 from opolyx.server.transport import uvicorn_options
 
+# How long a worker may miss uvicorn's health check before it is restarted.
+WORKER_HEALTHCHECK_SECONDS = 30
+
 
 def serve(
     host: Annotated[str | None, typer.Option(help="Address to listen on [env OPOLYX_HOST].")] = None,
@@ -94,6 +97,9 @@ def _serve_workers(settings: Settings, overrides: dict[str, object], workers: in
             "opolyx.server.app:create_app",
             factory=True,
             workers=workers,
+            # uvicorn restarts a worker that misses a 5 s health check, dropping every socket it holds
+            # and moving its rooms; on a busy machine a slow worker is not a dead one.
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
             log_level="info",
             **uvicorn_options(settings),
         )
