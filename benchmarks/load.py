@@ -193,7 +193,10 @@ def row(m: dict[str, float]) -> str:
     )
 
 
-def own_server(tmp: str, database: str | None) -> tuple[subprocess.Popen[bytes], str, str]:
+def own_server(
+    tmp: str, database: str | None, extra_env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+) -> tuple[subprocess.Popen[bytes], str, str]:
+    """``opolyx serve`` on a free port with rate limits no benchmark reaches; (process, URL, PG schema)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -215,10 +218,11 @@ def own_server(tmp: str, database: str | None) -> tuple[subprocess.Popen[bytes],
         "OPOLYX_RATE_WS_BURST": "100000",
         "OPOLYX_RATE_WS_PER_SECOND": "100000",
     })
-    proc = subprocess.Popen([sys.executable, "-m", "opolyx.server", "serve"], env=env,
+    env.update(extra_env or {})
+    proc = subprocess.Popen([sys.executable, "-m", "opolyx.server", "serve", *args], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
+    for _ in range(600):
         try:
             if httpx.get(base + "/healthz", timeout=1).status_code == 200:
                 return proc, base, schema

@@ -8,11 +8,13 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 from pydantic import TypeAdapter
 from websockets.sync.client import ClientConnection, connect
 
@@ -32,11 +34,31 @@ def test_settings(db: TestDatabase, data_dir: Path, **overrides: Any) -> Setting
 test_settings.__test__ = False  # type: ignore[attr-defined]
 
 
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def scrape(base: str, **headers: str) -> Samples:
+    """GET /metrics, parsed: (sample name, sorted labels) → value."""
+    r = httpx.get(base + "/metrics", headers=headers, timeout=10)
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"].startswith("text/plain")
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(r.text)
+        for s in family.samples
+    }
+
+
+def metric(samples: Samples, name: str, **labels: str) -> float:
+    return samples[(name, tuple(sorted(labels.items())))]
+
+
 class ProcessServer:
     """``python -m opolyx.server serve`` as a subprocess, so a test can SIGKILL it."""
 
-    def __init__(self, settings: Settings, log_path: Path) -> None:
+    def __init__(self, settings: Settings, log_path: Path, args: Sequence[str] = ()) -> None:
         self.settings = settings
+        self.args = list(args)
         self.base = f"http://127.0.0.1:{settings.port}"
         self.log_path = log_path
         self.proc: subprocess.Popen[bytes] | None = None
@@ -52,7 +74,7 @@ class ProcessServer:
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "opolyx.server", "serve"],
+                [sys.executable, "-m", "opolyx.server", "serve", *self.args],
                 env=self.env(),
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_kit import Person, ProcessServer, Table, test_settings
+from server_kit import Person, ProcessServer, Table, metric, scrape, test_settings
 
 from opolyx.storage.testing import PG_ENV, REDIS_ENV, fresh_database, pg_url
 
@@ -131,6 +131,8 @@ def test_killing_the_owner_hands_the_room_over(pair: tuple[ProcessServer, Proces
         assert len(stored) == tables[1].seq
         # Everything Bob saw before the crash is in the log, unchanged.
         assert max(before) <= len(stored)
+        # B's metrics show it took the room's lease over.
+        assert metric(scrape(b.base), "opolyx_lease_moves_total", direction="taken") >= 1
     finally:
         ann.close()
         bob.close()

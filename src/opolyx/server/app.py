@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from opolyx.server.errors import ApiError
 from opolyx.server.guard import GuardMiddleware
 from opolyx.server.hub import HubContext, Peer, RoomHub
 from opolyx.server.identity import SessionSigner, resolve_secret
+from opolyx.server.metrics import ServerMetrics
 from opolyx.server.ratelimit import RateLimiter, Rule, SharedRateLimiter, SocketCounter
 from opolyx.server.replays import ReplayCache
 from opolyx.server.rooms import RoomService
@@ -53,6 +55,7 @@ class Services:
     limiter: RateLimiter
     rooms: RoomService
     replays: ReplayCache
+    metrics: ServerMetrics
     sockets: SocketCounter = field(default_factory=SocketCounter)
 
 
@@ -87,18 +90,27 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
     settings = settings or Settings()
     engine_loader = engine or load_engine
     mcp_endpoint = mcp_connector(settings)
+    metrics = ServerMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await SqlStore.open(settings.resolved_database_url(), schema=settings.database_schema)
-        cluster = Cluster(settings.redis_url, settings.cluster_lease_seconds) if settings.redis_url else None
+        cluster = (
+            Cluster(settings.redis_url, settings.cluster_lease_seconds, metrics=metrics) if settings.redis_url else None
+        )
         stack = contextlib.AsyncExitStack()
         try:
             secret = resolve_secret(settings)
             signer = SessionSigner(secret, settings.session_max_age_days * 86400)
-            rooms = RoomService(HubContext(settings, store, engine_loader, secret), cluster)
+            rooms = RoomService(HubContext(settings, store, engine_loader, secret=secret, metrics=metrics), cluster)
             services = Services(
-                settings, store, signer, make_limiter(settings, cluster), rooms, replays=ReplayCache(engine_loader)
+                settings,
+                store,
+                signer,
+                make_limiter(settings, cluster),
+                rooms,
+                replays=ReplayCache(engine_loader),
+                metrics=metrics,
             )
             app.state.services = services
 
@@ -124,6 +136,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
             if cluster is not None:
                 await cluster.close()
             await store.close()
+            metrics.process_ended(os.getpid())
 
     app = FastAPI(
         title="opolyx",
@@ -167,6 +180,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
     from opolyx.server.apikeys import router as keys_router
     from opolyx.server.endgame import router as endgame_router
     from opolyx.server.lobby import router as lobby_router
+    from opolyx.server.metrics import router as metrics_router
     from opolyx.server.ws import handle_frame
     from opolyx.server.ws import router as ws_router
 
@@ -177,6 +191,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
     app.include_router(ws_router)
     if mcp_endpoint is not None:
         app.router.routes.append(Route(MCP_PATH, endpoint=mcp_endpoint))
+    app.include_router(metrics_router)
 
     # The browser client reads the board tables and its message catalogs as they ship in the package.
     app.mount("/data/rules", StaticFiles(directory=WEB_DIR.parent / "rules" / "data"), name="rules-data")

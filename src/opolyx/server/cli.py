@@ -9,14 +9,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import shutil
+import tempfile
 import webbrowser
 from typing import Annotated
 
 import typer
+import uvicorn
 
 from opolyx.server.app import create_app
+from opolyx.server.identity import resolve_secret
+from opolyx.server.metrics import MULTIPROC_ENV
 from opolyx.server.serving import ReadyServer, uvicorn_config
 from opolyx.server.settings import Settings
+from opolyx.server.transport import uvicorn_options
+
+# How long a worker may miss uvicorn's health check before it is restarted.
+WORKER_HEALTHCHECK_SECONDS = 30
 
 # SQLAlchemy async drivers the store is tested with.
 ASYNC_DRIVERS = {"sqlite": {"aiosqlite"}, "postgresql": {"asyncpg"}}
@@ -37,6 +47,15 @@ def serve(
     ] = None,
     data_dir: Annotated[str | None, typer.Option(help="Data directory [env OPOLYX_DATA_DIR].")] = None,
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open a browser.")] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            envvar="OPOLYX_WORKERS",
+            help="Server processes sharing the port and the rooms; more than 1 needs PostgreSQL and "
+            "OPOLYX_REDIS_URL [env OPOLYX_WORKERS].",
+        ),
+    ] = 1,
 ) -> None:
     """Start the opolyx server (migrates the database, restores unfinished games)."""
     overrides: dict[str, object] = {}
@@ -58,8 +77,11 @@ def serve(
     if problem is not None:
         _fail(problem)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(settings)
     url = settings.public_url()
+    if workers > 1:
+        _serve_workers(settings, overrides, workers, open_browser)
+        return
+    app = create_app(settings)
     typer.echo(f"opolyx: starting on {url} (database: {_describe(settings)})")
     server = ReadyServer(uvicorn_config(app, settings), f"opolyx ready: open {url}")
     if open_browser:
@@ -112,6 +134,43 @@ async def _ping(url: str, schema: str) -> None:
         await store.ping()
     finally:
         await store.close()
+
+
+def _serve_workers(settings: Settings, overrides: dict[str, object], workers: int, open_browser: bool) -> None:
+    """Several processes on one listening socket, sharing rooms through the cluster's Redis leases.
+
+    uvicorn starts each worker afresh (spawn) and each builds its app from the environment, so the CLI's
+    overrides, one session secret and the metrics directory are handed down through it.
+    """
+    if not settings.redis_url or settings.resolved_database_url().startswith("sqlite"):
+        typer.echo(
+            "opolyx: --workers above 1 needs PostgreSQL (--database) and Redis (OPOLYX_REDIS_URL): "
+            "SQLite serves one process only",
+            err=True,
+        )
+        raise typer.Exit(2)
+    for name, value in overrides.items():
+        os.environ[f"OPOLYX_{name.upper()}"] = str(value)
+    os.environ["OPOLYX_SECRET_KEY"] = resolve_secret(settings)
+    metrics_dir = tempfile.mkdtemp(prefix="opolyx-metrics-")
+    os.environ[MULTIPROC_ENV] = metrics_dir
+    url = settings.public_url()
+    typer.echo(f"opolyx: starting {workers} workers on {url} (database: {_describe(settings)})")
+    if open_browser:
+        webbrowser.open(url)
+    try:
+        uvicorn.run(
+            "opolyx.server.app:create_app",
+            factory=True,
+            workers=workers,
+            # uvicorn restarts a worker that misses a 5 s health check, dropping every socket it holds
+            # and moving its rooms; on a busy machine a slow worker is not a dead one.
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+            log_level="info",
+            **uvicorn_options(settings),
+        )
+    finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 def _describe(settings: Settings) -> str:

@@ -32,6 +32,8 @@ from opolyx.storage import UserRecord
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
+    from opolyx.server.metrics import ServerMetrics
+
 log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
@@ -85,9 +87,10 @@ class RemoteConnection(Peer):
 class Cluster:
     """The Redis side: leases, one pub/sub channel per process, an ordered outbox, request/reply."""
 
-    def __init__(self, url: str, lease_seconds: float) -> None:
+    def __init__(self, url: str, lease_seconds: float, *, metrics: ServerMetrics | None = None) -> None:
         from redis.asyncio import Redis
 
+        self.metrics = metrics
         self.redis: Redis = Redis.from_url(url)
         self.node = secrets.token_hex(8)
         self.lease_ms = int(lease_seconds * 1000)
@@ -127,12 +130,19 @@ class Cluster:
     async def acquire(self, room_id: str) -> bool:
         if await self.redis.set(LEASE + room_id, self.node, nx=True, px=self.lease_ms):
             self.owned.add(room_id)
+            self._moved("taken")
             return True
         return room_id in self.owned and await self.owner(room_id) == self.node
 
     async def release(self, room_id: str) -> None:
-        self.owned.discard(room_id)
+        if room_id in self.owned:
+            self.owned.discard(room_id)
+            self._moved("released")
         await self._release(keys=[LEASE + room_id], args=[self.node])
+
+    def _moved(self, direction: str) -> None:
+        if self.metrics is not None:
+            self.metrics.lease(direction)
 
     async def renew(self) -> list[str]:
         """Extend every lease still ours; return the rooms whose lease we lost."""
@@ -143,6 +153,7 @@ class Cluster:
         lost = [r for r, ok in zip(rooms, kept, strict=True) if not ok]
         for room_id in lost:
             self.owned.discard(room_id)
+            self._moved("lost")
         return lost
 
     async def owners(self, room_ids: list[str]) -> dict[str, str | None]:

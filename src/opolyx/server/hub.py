@@ -18,7 +18,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -30,6 +30,7 @@ from opolyx.server.botplay import choose_bot_action, fallback_action
 from opolyx.server.clocks import ClockBook
 from opolyx.server.engine_api import JSON, EngineApi, GameLike
 from opolyx.server.errors import ActionRefused, ApiError
+from opolyx.server.metrics import ServerMetrics
 from opolyx.server.settings import Settings
 from opolyx.storage import (
     FINISHED,
@@ -143,6 +144,7 @@ class HubContext:
     settings: Settings
     store: Store
     engine: Callable[[], EngineApi]
+    metrics: ServerMetrics = field(default_factory=ServerMetrics)
     # The server's secret: the fair-dice nonce of each game is derived from it (opolyx.fairness).
     secret: str = ""
 
@@ -485,6 +487,7 @@ class RoomHub:
             code = E.CONFLICT if isinstance(exc, SeqConflict) else E.INTERNAL
             raise ActionRefused(code, "the action could not be stored; nothing changed") from exc
         self.log.append((seat, action))
+        self.ctx.metrics.actions.inc()
         self.snap = snap
         self._remember(seq, events)
         room_changed = await self._persist_status()

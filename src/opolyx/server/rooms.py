@@ -153,8 +153,18 @@ class RoomService:
         loop = asyncio.get_running_loop()
         self._checkpointer = loop.create_task(self._checkpoint_loop())
         self._expirer = loop.create_task(self._expire_loop())
+        self._tasks.add(loop.create_task(self._metrics_loop()))
         if self.cluster is not None:
             self._maintainer = loop.create_task(self._maintain_loop())
+
+    def refresh_metrics(self) -> None:
+        self.ctx.metrics.count_rooms(hub.room.status for hub in self.hubs.values())
+
+    async def _metrics_loop(self) -> None:
+        """Keep the room gauge current for scrapes answered by another worker process."""
+        while True:
+            self.refresh_metrics()
+            await asyncio.sleep(1.0)
 
     async def _checkpoint_loop(self) -> None:
         interval = self.ctx.settings.clock_checkpoint_seconds

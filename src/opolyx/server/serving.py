@@ -61,22 +61,17 @@ class HeadTimeoutProtocol(HttpToolsProtocol):
 
 
 def protocol_for(settings: Settings) -> type[HeadTimeoutProtocol]:
+    """The HTTP protocol with the configured head deadline. The default one is the module's own class, so
+    spawned workers (``opolyx serve --workers``), which receive it pickled, can import it by name."""
+    if settings.http_header_timeout_seconds == HeadTimeoutProtocol.head_timeout:
+        return HeadTimeoutProtocol
     return type("OpolyxHttp", (HeadTimeoutProtocol,), {"head_timeout": settings.http_header_timeout_seconds})
 
 
 def uvicorn_config(app: Any, settings: Settings, *, log_level: str = "info") -> uvicorn.Config:
-    return uvicorn.Config(
-        app,
-        host=settings.host,
-        port=settings.port,
-        http=protocol_for(settings),
-        ws_max_size=settings.ws_hard_max_bytes,
-        log_level=log_level,
-        lifespan="on",
-        server_header=False,
-        limit_concurrency=settings.http_limit_concurrency or None,
-        timeout_keep_alive=max(1, round(settings.http_keep_alive_seconds)),
-    )
+    from opolyx.server.transport import uvicorn_options
+
+    return uvicorn.Config(app, log_level=log_level, **uvicorn_options(settings))
 
 
 class ReadyServer(uvicorn.Server):

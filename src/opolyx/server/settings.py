@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     max_frame_bytes: int = 16 * 1024
     # Frames larger than this are refused by the WebSocket layer itself (close code 1009).
     ws_hard_max_bytes: int = 1024 * 1024
+    # permessage-deflate on room WebSockets: frames shrink to about a fifth, at a CPU cost per socket and
+    # frame (each socket has its own context); docs/operating.md has the figures.
+    ws_deflate: bool = True
     # Outgoing messages a slow client may lag behind before it is disconnected (it can reconnect).
     send_queue_limit: int = 1000
 
@@ -122,6 +125,10 @@ class Settings(BaseSettings):
     mcp_enabled: bool = True
     # Where the connector's agents reach this server's public protocol; empty: this process's own address.
     mcp_server_url: str = ""
+    # Who may read GET /metrics: these networks (CIDR, comma-separated; empty: none), or anyone sending
+    # ``Authorization: Bearer <metrics_token>`` when a token is set. By default only this machine.
+    metrics_allow: str = "127.0.0.1/32,::1/128"
+    metrics_token: str = ""
 
     web_dir: Path | None = Field(default=None)
 

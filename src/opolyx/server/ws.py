@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -90,6 +91,7 @@ async def _serve(ws: WebSocket, svc: Services, room_id: str, user: UserRecord, a
     writer = asyncio.create_task(conn.writer())
     strikes = 0
     limit = svc.settings.max_frame_bytes
+    svc.metrics.connections.inc()
     try:
         while not conn.closed:
             message = await ws.receive()
@@ -115,6 +117,7 @@ async def _serve(ws: WebSocket, svc: Services, room_id: str, user: UserRecord, a
         # A broken socket is the normal end of a connection; anything else is logged, never raised.
         log.debug("websocket of %s in room %s ended", user.id, room_id, exc_info=True)
     finally:
+        svc.metrics.connections.dec()
         hub = await svc.rooms.detach(room_id, conn)
         conn.close()
         with contextlib.suppress(Exception):
@@ -133,6 +136,7 @@ async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes
 
 
 async def _handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
+    received = time.perf_counter()
     size = len(raw) if raw is not None else 0
     if raw is None or size == 0:
         conn.send(_error(E.BAD_MESSAGE, "empty frame"))
@@ -181,6 +185,7 @@ async def _handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | byte
         if isinstance(frame, ActionFrame):
             action_dict = frame.action.model_dump(mode="json", exclude_none=True)
             await hub.submit(conn, action_dict, ref=frame.ref, seq=frame.seq, seat=frame.seat)
+            svc.metrics.action_latency.observe(time.perf_counter() - received)
         elif isinstance(frame, ChatFrame):
             user_key = f"user:{conn.user.id}"
             if not await svc.limiter.take("chat", user_key, f"addr:{conn.address}"):
