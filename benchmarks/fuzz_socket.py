@@ -121,16 +121,16 @@ async def game(http: httpx.AsyncClient, name: str) -> tuple[str, dict[str, str]]
     return room["id"], headers
 
 
-async def client(base: str, n: int, frames: int, seed: int, tally: Tally, batch: int) -> None:
+async def client(base: str, n: int, frames: int, seed: int, tally: Tally, batch: int, stop_at: float) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         room_id, headers = await game(http, f"Fuzz {n}")
         url = base.replace("http", "ws", 1) + f"/ws/rooms/{room_id}"
         done, mark = 0, 0
-        while done < frames:
+        while done < frames and time.monotonic() < stop_at:
             try:
                 async with websockets.connect(url, additional_headers=headers, max_size=2**24) as ws:
-                    while done < frames:
+                    while done < frames and time.monotonic() < stop_at:
                         for _ in range(min(batch, frames - done)):
                             await ws.send(_wire(frame(rng)))
                             done += 1
@@ -184,14 +184,26 @@ async def run(base: str, args: argparse.Namespace) -> int:
     tally = Tally()
     per = args.frames // args.clients
     t0 = time.perf_counter()
-    await asyncio.gather(*(client(base, i, per, args.seed + i, tally, args.batch) for i in range(args.clients)))
+    stop_at = time.monotonic() + args.max_seconds
+
+    async def progress() -> None:
+        while True:
+            await asyncio.sleep(30)
+            print(f"  … {tally.sent:,} frames after {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
+    ticker = asyncio.create_task(progress())
+    await asyncio.gather(
+        *(client(base, i, per, args.seed + i, tally, args.batch, stop_at) for i in range(args.clients))
+    )
+    ticker.cancel()
     elapsed = time.perf_counter() - t0
     health = httpx.get(base + "/healthz", timeout=10).status_code
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         room_id, _ = await game(http, "After")
     undocumented = {c: n for c, n in tally.codes.items() if c not in DOCUMENTED}
+    cut = " (stopped by --max-seconds)" if tally.sent < per * args.clients else ""
     print(f"frames sent:        {tally.sent:,} by {args.clients} clients in {elapsed:.1f} s "
-          f"({tally.sent / elapsed:,.0f} frames/s)")
+          f"({tally.sent / elapsed:,.0f} frames/s){cut}")
     print(f"replies by type:    {dict(tally.kinds.most_common())}")
     print(f"error codes:        {dict(tally.codes.most_common())}")
     print(f"internal_error:     {tally.codes.get('internal_error', 0)}")
@@ -209,6 +221,7 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--batch", type=int, default=200, help="frames between two pings")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-seconds", type=float, default=3600, help="stop sending after this long, report anyway")
     args = ap.parse_args()
     if args.server:
         raise SystemExit(asyncio.run(run(args.server.rstrip("/"), args)))
