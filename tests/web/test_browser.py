@@ -21,6 +21,7 @@ from webkit import (
     sign_in,
     start_game,
     visible,
+    wait_js,
     wait_until,
 )
 
@@ -86,7 +87,7 @@ def _two_players(browser: Any, base: str) -> tuple[Any, Any, Any, Any]:
     b.fill("input[name=code]", code)
     b.click("[data-action=join-code]")
     b.wait_for_selector(".room-screen .seats")
-    a.wait_for_function("document.querySelectorAll('.seat.taken').length === 2")
+    wait_js(a, "document.querySelectorAll('.seat.taken').length === 2")
     start_game(a)
     b.wait_for_selector("svg.board .cell")
     return ca, cb, a, b
@@ -188,7 +189,7 @@ def test_switching_language_changes_every_visible_string(browser: Any, server: A
         for language in ("de", "zh", "fr", "pt", "es"):
             other = json.loads((CATALOGS / f"{language}.json").read_text())
             page.select_option("[data-testid=language]", language)
-            page.wait_for_function(f"document.documentElement.lang.startsWith('{language}')")
+            wait_js(page, f"document.documentElement.lang.startsWith('{language}')")
             time.sleep(0.3)
             text = page.locator("body").inner_text()
             leftovers = []
@@ -207,7 +208,7 @@ def test_switching_language_changes_every_visible_string(browser: Any, server: A
                 assert "万" in page.locator("[data-testid=players]").inner_text()
                 shot(page, screenshots, "11-fortuna-zh")
         page.select_option("[data-testid=language]", "en")
-        page.wait_for_function("document.documentElement.lang === 'en'")
+        wait_js(page, "document.documentElement.lang === 'en'")
         assert en["board.disclaimer"] in page.locator("svg.board").text_content()
 
 

@@ -130,7 +130,10 @@ def test_game_over_xp_profile_replay_leaderboard(browser: Any, account_server: C
     ann, bob, room = _finish_two_person_game(server)
     try:
         with page_for(browser, server.base) as page:
-            page.context.add_cookies([{"name": "opolyx_session", "value": ann.token, "url": server.base}])
+            page.context.add_cookies([
+                {"name": "opolyx_session", "value": ann.token, "url": server.base},
+                {"name": "opolyx_signed_in", "value": "1", "url": server.base},
+            ])
             page.goto(f"{server.base}/#/room/{room}")
             page.wait_for_selector("[data-testid=xp-over]")
             mine = page.inner_text("[data-testid=my-xp]")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import add_bots, create_room, game_state, page_for, shot, sign_in, start_game, wait_until
+from webkit import add_bots, create_room, game_state, page_for, shot, sign_in, start_game, wait_js, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -73,13 +73,12 @@ def click(page: Any, selector: str) -> None:
 
 def settle(page: Any) -> None:
     """Wait for tokens to finish walking, so a screenshot shows where they really are."""
-    page.wait_for_function(
+    wait_js(page,
         """async () => {
             const s = (await import('/js/store.js')).state;
             const anim = await import('/js/animate.js');
             return s.game && !(s.pendingSeq > s.seq) && !anim.walking()
                 && s.game.players.every((p) => p.out || s.tokens[p.seat] === p.position); }""",
-        timeout=T,
     )
     time.sleep(0.3)  # the last step's CSS transition
 

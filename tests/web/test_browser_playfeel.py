@@ -15,7 +15,18 @@ from typing import Any
 
 import pytest
 from test_browser_features import WS_TRACKER, click, deck, log_text, me, settle, solo_game, wait_log
-from webkit import add_bots, create_room, game_state, page_for, play_step, shot, sign_in, start_game, wait_until
+from webkit import (
+    add_bots,
+    create_room,
+    game_state,
+    page_for,
+    play_step,
+    shot,
+    sign_in,
+    start_game,
+    wait_js,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
@@ -62,7 +73,7 @@ def test_the_log_still_follows_after_500_events(browser: Any, make_server: Any, 
         ]
         for start in range(0, len(notices), 100):
             inject(page, notices[start:start + 100])
-        page.wait_for_function("document.querySelector('[data-testid=log]').innerText.includes('Round 521 begins.')")
+        wait_js(page, "document.querySelector('[data-testid=log]').innerText.includes('Round 521 begins.')")
         last = page.locator("[data-testid=log] li").last
         assert last.inner_text().strip() == "Round 521 begins."
         wait_until(lambda: log_scroll(page)["max"] - log_scroll(page)["top"] < 2)
@@ -81,12 +92,12 @@ def test_the_log_still_follows_after_500_events(browser: Any, make_server: Any, 
         page.evaluate("document.querySelector('[data-testid=log]').scrollTop = 0")
         page.dispatch_event("[data-testid=log]", "scroll")
         inject(page, [{"type": "notice", "seq": seq, "event": {"type": "round_started", "round": 900}}])
-        page.wait_for_function("document.querySelector('[data-testid=log]').innerText.includes('Round 900 begins.')")
+        wait_js(page, "document.querySelector('[data-testid=log]').innerText.includes('Round 900 begins.')")
         assert log_scroll(page)["top"] < 5
         page.evaluate("const el = document.querySelector('[data-testid=log]'); el.scrollTop = el.scrollHeight")
         page.dispatch_event("[data-testid=log]", "scroll")
         inject(page, [{"type": "notice", "seq": seq, "event": {"type": "round_started", "round": 901}}])
-        page.wait_for_function("document.querySelector('[data-testid=log]').innerText.includes('Round 901 begins.')")
+        wait_js(page, "document.querySelector('[data-testid=log]').innerText.includes('Round 901 begins.')")
         wait_until(lambda: log_scroll(page)["max"] - log_scroll(page)["top"] < 2)
         shot(page, screenshots, "p01-log-after-500")
 
@@ -417,6 +428,6 @@ def test_build_buttons_show_cost_and_new_rent(browser: Any, make_server: Any, sc
         settle(page)
         shot(page, screenshots, "p16-build-buttons")
         page.click(".manage-list [data-action=build][data-square='1']")
-        page.wait_for_function(
+        wait_js(page,
             "document.querySelector(\"svg.board .cell[data-square='1'] .rent-tag\").textContent === '100'"
         )

@@ -34,7 +34,7 @@ def add_bots(page: Any, n: int, strength: str = "normal") -> None:
         before = page.locator(".seat.taken").count()
         page.select_option("select[name=strength]", strength)
         page.click("[data-action=add-bot]")
-        page.wait_for_function(f"document.querySelectorAll('.seat.taken').length > {before}", timeout=DEFAULT_TIMEOUT)
+        wait_js(page, f"document.querySelectorAll('.seat.taken').length > {before}")
 
 
 def start_game(page: Any) -> None:
@@ -116,6 +116,13 @@ def wait_until(predicate: Any, timeout: float = 30.0, step: float = 0.05) -> Any
             return value
         time.sleep(step)
     raise AssertionError("condition not met in time")
+
+
+def wait_js(page: Any, expression: str, timeout: float = DEFAULT_TIMEOUT / 1000) -> Any:
+    """Wait until a page expression (or async function) is truthy. Polled through ``page.evaluate``,
+    which runs over DevTools: ``page.wait_for_function`` compiles its predicate with ``eval`` inside the
+    page, and the server's Content-Security-Policy (no 'unsafe-eval') rightly refuses that."""
+    return wait_until(lambda: page.evaluate(expression), timeout)
 
 
 @contextmanager

@@ -29,7 +29,7 @@ from opolyx.server.accounts_models import (
 )
 from opolyx.server.errors import ApiError
 from opolyx.server.identity import new_user_id
-from opolyx.server.lobby import ERRORS, MaybeUser, Svc, User, rate_limit, session_answer, user_out
+from opolyx.server.lobby import ERRORS, SIGNED_IN_HINT, MaybeUser, Svc, User, rate_limit, session_answer, user_out
 from opolyx.server.mailer import Mailer
 from opolyx.server.protocol import CardDropOut, SessionOut
 from opolyx.server.text import clean_nickname
@@ -223,6 +223,7 @@ async def delete_account(svc: Svc, user: User) -> Response:
     await svc.store.delete_account(user.id)
     response = Response(status_code=204)
     response.delete_cookie(svc.settings.session_cookie)
+    response.delete_cookie(SIGNED_IN_HINT)
     return response
 
 

@@ -46,6 +46,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 router = APIRouter(responses=ERRORS)
 
+# Name of the readable cookie that says "this browser has (had) a session"; see session_answer.
+SIGNED_IN_HINT = "opolyx_signed_in"
+
 
 def get_services(request: Request) -> Services:
     services: Services = request.app.state.services
@@ -154,6 +157,15 @@ def session_answer(
         samesite=svc.settings.cookie_samesite,
         secure=cookie_secure(svc, request),
     )
+    # A hint the page may read (it holds no secret): a session cookie may exist, so asking who is signed in
+    # is worth a request. Without it a first visit asks nothing, and logs no 401.
+    response.set_cookie(
+        SIGNED_IN_HINT,
+        "1",
+        max_age=svc.settings.session_max_age_days * 86400,
+        samesite=svc.settings.cookie_samesite,
+        secure=cookie_secure(svc, request),
+    )
     return SessionOut(user=out, token=token if include_token else None)
 
 
@@ -169,6 +181,7 @@ async def end_session(svc: Svc, request: Request, user: MaybeUser) -> Response:
     if user is not None and session is not None:
         await svc.store.revoke_sessions(user.id, only=session.id)
     response = Response(status_code=204)
+    response.delete_cookie(SIGNED_IN_HINT, samesite=svc.settings.cookie_samesite, secure=cookie_secure(svc, request))
     response.delete_cookie(
         svc.settings.session_cookie,
         httponly=True,

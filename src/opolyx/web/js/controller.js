@@ -30,7 +30,8 @@ export async function boot() {
   api.getJson('/data/rules/modes.json').then((modes) => set({ modes })).catch(() => {});
   api.getJson('/data/rules/cards.json').then((c) => set({ cards: c.cards })).catch(() => {});
   // Only someone who signed in before can have a session: a first visit asks nothing (no 401 to log).
-  if (localStorage.getItem('opolyx.nickname') !== null) {
+  // The session cookie itself is HttpOnly; the server sets a readable hint beside it.
+  if (localStorage.getItem('opolyx.nickname') !== null || document.cookie.split('; ').includes('opolyx_signed_in=1')) {
     try {
       const user = await api.getSession();
       set({ user });
