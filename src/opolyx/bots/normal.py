@@ -31,6 +31,13 @@ if TYPE_CHECKING:
     from opolyx.engine.game import Game
     from opolyx.engine.state import Offer, Trade
 
+#: Rounds before the round limit from which the game is a net-worth race (SPEC.md 16): buying and building
+#: keep their full value in net worth, so cash is worth more spent than held, and a fair bet is worth its
+#: variance only to a seat that is behind.
+ENDGAME_ROUNDS = 30
+#: Net gain of a jackpot hit on one, two and three numbers, as multiples of the stake (payout minus stake).
+_JACKPOT_NET = {1: 5, 2: 2, 3: 1}
+
 #: A recipient accepts a trade when its own gain is at least this share of the proposer's gain: a
 #: trade that helps a rival far more than oneself loses the game even if it "gains value".
 ENVY = 0.35
@@ -47,6 +54,13 @@ class NormalBot(BaseBot):
     #: Auction limit: this multiple of the company's value to us, keeping this share of the reserve.
     auction_value_factor = 1.0
     auction_reserve_share = 0.5
+
+    def rounds_left(self, game: Game) -> int:
+        return game.rules.round_limit - game.round
+
+    def endgame(self, game: Game) -> bool:
+        """The round limit is near enough that net worth, not bankruptcy, will most likely decide."""
+        return self.rounds_left(game) <= ENDGAME_ROUNDS
 
     # ------------------------------------------------------------------ before the roll
 
@@ -69,7 +83,8 @@ class NormalBot(BaseBot):
         p = game.players[seat]
         cash = p.cash
         owner = game.owner
-        if cash <= res * self.build_reserve_share:
+        build_share = self.build_reserve_share * (0.3 if self.endgame(game) else 1.0)
+        if cash <= res * build_share:
             return None
         best_redeem = None
         best_key = -1.0
@@ -84,7 +99,7 @@ class NormalBot(BaseBot):
                 best_key, best_redeem = key, i
         if best_redeem is not None:
             return {"type": "redeem", "square": best_redeem}
-        build = self.best_build(game, info, seat, cash - int(res * self.build_reserve_share))
+        build = self.best_build(game, info, seat, cash - int(res * build_share))
         if build is not None:
             return {"type": "build", "square": build}
         if game.murabaha:
@@ -145,6 +160,8 @@ class NormalBot(BaseBot):
         cash_after = game.players[seat].cash - price
         if cash_after >= res * self.buy_reserve_share:
             return True
+        if self.endgame(game) and cash_after >= min(res // 3, 1000):
+            return True  # a company keeps its full price in net worth and earns rent until the end
         # A company that completes or blocks a group is worth thinning the reserve for.
         return value >= 1.4 * price and cash_after + info.price[sq] // 2 >= res // 2
 
@@ -228,9 +245,27 @@ class NormalBot(BaseBot):
     # ------------------------------------------------------------------ corner 20, Speed's die
 
     def on_jackpot(self, game: Game, info: BoardInfo, seat: int) -> Action:
-        """A fair bet: worth the variance only with cash to spare, and only when not already ahead."""
+        """A fair bet: worth the variance only with cash to spare, and only when not already ahead.
+
+        Near the round limit it is the cheapest way to close a net-worth gap: behind the leader, bet on
+        as many numbers as still close the gap in one hit (the likeliest bet that is enough); ahead,
+        never gamble.
+        """
         p = game.players[seat]
         res = reserve(game, info, seat)
+        if self.endgame(game) and self.rounds_left(game) <= 6:
+            from opolyx.engine.worth import net_worth
+
+            if game.rules.teams:
+                return {"type": "jackpot_decline"}
+            worth = net_worth(game, seat)
+            gap = max((net_worth(game, q.seat) for q in game.players if not q.out and q.seat != seat),
+                      default=worth) - worth
+            stake = game.rules.jackpot_stake
+            if gap <= 0 or p.cash < stake:
+                return {"type": "jackpot_decline"}
+            count = max((k for k, m in _JACKPOT_NET.items() if m * stake > gap), default=1)
+            return {"type": "jackpot_bet", "numbers": sorted(self.rng.sample(range(1, 7), count))}
         if p.cash >= res + 4000:
             d = derived(game, info)
             mine = p.cash + d.holding_value(game, seat)
