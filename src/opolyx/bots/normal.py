@@ -366,9 +366,12 @@ class NormalBot(BaseBot):
         return d_rec >= 0 and d_rec >= ENVY * d_prop
 
     def propose(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action | None:
-        """At most one proposal per turn, never one already made: complete a group, or help an ally."""
-        if not game.rules.teams and not derived(game, info).near[seat]:
-            return None  # no rival holds the last street of a group this seat has all but one of
+        """At most one proposal per turn, never one already made: complete a group, help an ally, or buy
+        up the dealerships and utilities whose rent grows with every one held."""
+        d = derived(game, info)
+        collect = self.assembly_targets(game, info, seat) + self.collect_targets(game, info, seat)
+        if not game.rules.teams and not d.near[seat] and not collect:
+            return None  # nothing to complete and nothing to collect
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
@@ -377,8 +380,10 @@ class NormalBot(BaseBot):
         action = None
         if game.rules.teams:
             action = self.team_gift(game, info, seat, res)
-        if action is None:
+        if action is None and d.near[seat]:
             action = self.completion_offer(game, info, seat, res)
+        if action is None and collect:
+            action = self.collection_offer(game, info, seat, res, collect)
         if action is not None:
             mem.last_proposal_turn = game.turn_no
         return action
@@ -412,6 +417,9 @@ class NormalBot(BaseBot):
                 continue
             value = game.trade_value(Offer(0, (missing,)))
             take = Offer(0, (missing,))
+            first = self._face_value_offer(game, info, seat, o, take, value, cash, res)
+            if first is not None:
+                return first
             # Swap when the partner is one street short of a group too and we hold it.
             swap = self._swap_square(game, info, seat, o)
             options: list[tuple[int, ...]] = [(swap,)] if swap is not None else []
@@ -425,6 +433,92 @@ class NormalBot(BaseBot):
                 if not self._remember(game, seat, o, offer.squares, take.squares, offer.cash):
                     continue
                 return {"type": "propose_trade", "to": o, "give": offer.to_public(), "take": take.to_public()}
+        return None
+
+    def _face_value_offer(self, game: Game, info: BoardInfo, seat: int, partner: int, take: Offer, value: int,
+                          cash: int, res: int) -> Action | None:
+        """The first ask for a missing street is plain cash at its trade value (SPEC.md 8): many players judge
+        a deal by face value alone, and a group completed at list price is the best deal on the board. Once
+        declined, the next ask (ten rounds on) is priced by :meth:`_cash_for`, which pays for the partner's
+        own gain."""
+        from opolyx.engine.state import Offer
+
+        key = (partner, (), take.squares)
+        if key in memory(game, seat).proposals:
+            return None
+        price = -(-value // 100) * 100
+        if cash - price < res // 2:
+            return None
+        d_prop, _d_rec = self.trade_deltas(game, info, seat, partner, Offer(0, ()), take)
+        if d_prop - price <= 0 or not self._remember(game, seat, partner, (), take.squares, price):
+            return None
+        return {"type": "propose_trade", "to": partner, "give": {"cash": price, "squares": []},
+                "take": take.to_public()}
+
+    def assembly_targets(self, game: Game, info: BoardInfo, seat: int) -> list[tuple[int, int]]:
+        """(square, owner) of rivals' streets in groups this seat has begun and nobody else could finish.
+
+        Asked for once each at face value: a face-value trader sells, and each one bought brings a group
+        closer while keeping it from anyone else. The hottest groups come first.
+        """
+        owner = game.owner
+        targets: list[tuple[float, int, int]] = []
+        for members, get, _rows in info.street_groups:
+            held = get(owner)
+            mine = held.count(seat)
+            if mine == 0 or mine == len(members) or mine == len(members) - 1:
+                continue  # none held, done, or one short (the completion offer's case)
+            for j, o in zip(members, held, strict=True):
+                if o is None or o == seat or allies(game, o, seat) or game.players[o].out:
+                    continue
+                if held.count(o) > 1:
+                    continue  # a rival building the same group will not sell
+                targets.append((-info.hot[j] - mine, j, o))
+        targets.sort()
+        return [(j, o) for _k, j, o in targets]
+
+    def collect_targets(self, game: Game, info: BoardInfo, seat: int) -> list[tuple[int, int]]:
+        """(square, owner) of the rivals' dealerships and utilities while this seat holds one of the kind.
+
+        Their rent multiplies with each one held (SPEC.md 3: 250 → 2000, ×40 → ×100) and no building is
+        needed, so on a board where no colour group completes — the common case when nobody gives up a
+        street — they are the rent that decides the game. A rival's lone one is worth more to us than to
+        them, so buying it at its trade value is a deal a face-value trader takes.
+        """
+        owner = game.owner
+        targets: list[tuple[int, int]] = []
+        for squares in (info.dealerships, info.utilities):
+            if not any(owner[j] == seat for j in squares):
+                continue
+            for j in squares:
+                o = owner[j]
+                if o is None or o == seat or allies(game, o, seat) or game.players[o].out:
+                    continue
+                if sum(1 for x in squares if owner[x] == o) > 1:
+                    continue  # a rival collecting too will not sell; offering would only be noise
+                targets.append((j, o))
+        return targets
+
+    def collection_offer(self, game: Game, info: BoardInfo, seat: int, res: int,
+                         targets: list[tuple[int, int]]) -> Action | None:
+        """Cash at the trade value (a little more on each retry, ten rounds apart) for a rival's lone one."""
+        from opolyx.engine.state import Offer
+
+        cash = game.players[seat].cash
+        for j, o in targets:
+            if not tradeable(game, info, o, j):
+                continue
+            value = game.trade_value(Offer(0, (j,)))
+            before = memory(game, seat).proposals.get((o, (), (j,)))
+            if before is not None and info.kind[j] == "street":
+                continue  # a street is asked for once, at face value
+            price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)
+            if price > 2 * value or cash - price < res + 1000:
+                continue
+            if not self._remember(game, seat, o, (), (j,), price):
+                continue
+            return {"type": "propose_trade", "to": o, "give": {"cash": price, "squares": []},
+                    "take": {"cash": 0, "squares": [j]}}
         return None
 
     def _swap_square(self, game: Game, info: BoardInfo, seat: int, partner: int) -> int | None:
