@@ -32,10 +32,29 @@ def simulate_command(
         float | None, typer.Option(help="Hard bot look-ahead budget per decision in ms (default 30).")
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    league: Annotated[
+        bool,
+        typer.Option(help="Round-robin league: each challenger against seats-1 copies of every other entrant "
+                          "(--bots lists the entrants), rated with OpenSkill; --games is per pairing."),
+    ] = False,
+    field: Annotated[
+        str | None,
+        typer.Option(help="League: module whose STRATEGIES adds outside strategies (e.g. benchmarks.field)."),
+    ] = None,
+    challengers: Annotated[
+        str | None, typer.Option(help="League: the entrants that sit alone (default: every entrant).")
+    ] = None,
 ) -> None:
     """Play bot games and report speed, game length, endings, win rates, landings, rent and money."""
     if mode not in mode_names():
         raise typer.BadParameter(f"unknown mode {mode!r}; modes: {', '.join(mode_names())}", param_hint="--mode")
+    if league:
+        from opolyx.sim.league_cli import league_command
+
+        league_command(mode=mode, seats=seats, bots=bots, challengers=challengers, field=field, games=games,
+                       seed=seed, workers=workers, vip=vip, hard_ms=hard_ms, json_file=json_file, plot=plot,
+                       progress=progress)
+        return
     given = bots_list(bots)
     unknown = [b for b in given if b not in ("easy", "normal", "hard")]
     if unknown:
