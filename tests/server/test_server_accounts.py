@@ -12,6 +12,7 @@ import pytest
 import sqlalchemy as sa
 from accounts_kit import MailSink, smtp_sink, with_store
 from server_kit import Person
+from websockets.exceptions import ConnectionClosed
 
 from live_server import ThreadServer
 from opolyx.storage import SqlStore
@@ -151,6 +152,24 @@ def test_signing_out_revokes_the_token_for_real(people: Callable[[str], Person])
     assert ann.http.delete("/api/session").status_code == 204
     stale = httpx.get(ann.base + "/api/session", headers={"Authorization": f"Bearer {token}"})
     assert (stale.status_code, stale.json()["code"]) == (401, "not_authenticated")
+
+
+def test_signing_out_closes_the_sockets_that_session_opened(people: Callable[[str], Person]) -> None:
+    """A revoked session cannot go on playing through a socket it opened before signing out."""
+    ann = people("Ann")
+    room = ann.create("blitz", 2)
+    with ann.connect(room["id"]) as ws:
+        assert '"snapshot"' in str(ws.recv(timeout=20))
+        assert ann.http.delete("/api/session").status_code == 204
+        closed = False
+        try:
+            for _ in range(50):  # frames already queued may still arrive before the close
+                ws.recv(timeout=10)
+        except ConnectionClosed:
+            closed = True
+        except TimeoutError:
+            pass
+        assert closed, "the socket of a signed-out session stayed open"
 
 
 def test_sign_out_other_sessions(guests: Callable[[str], Person], sink: MailSink) -> None:

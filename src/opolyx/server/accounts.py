@@ -159,13 +159,17 @@ async def list_sessions(request: Request, svc: Svc, user: User) -> list[SessionI
 async def sign_out_others(request: Request, svc: Svc, user: User) -> RevokedOut:
     """Sign out every other browser and device; this one stays signed in."""
     current = _session(request)
-    return RevokedOut(revoked=await svc.store.revoke_sessions(user.id, keep=current.id if current else None))
+    keep = current.id if current else None
+    revoked = await svc.store.revoke_sessions(user.id, keep=keep)
+    sessions.close_sockets(svc.rooms.hubs.values(), user.id, keep=keep)
+    return RevokedOut(revoked=revoked)
 
 
 @router.delete("/api/sessions/{session_id}", tags=["accounts"], status_code=204)
 async def sign_out_one(session_id: str, svc: Svc, user: User) -> Response:
     if await svc.store.revoke_sessions(user.id, only=session_id) != 1:
         raise ApiError(404, E.SESSION_NOT_FOUND, f"no live session {session_id}")
+    sessions.close_sockets(svc.rooms.hubs.values(), user.id, only=session_id)
     return Response(status_code=204)
 
 
@@ -221,6 +225,7 @@ async def delete_account(svc: Svc, user: User) -> Response:
     if await svc.store.active_room_of(user.id):
         raise ApiError(409, E.ALREADY_IN_GAME, "leave or finish your game before deleting the account")
     await svc.store.delete_account(user.id)
+    sessions.close_sockets(svc.rooms.hubs.values(), user.id)
     response = Response(status_code=204)
     response.delete_cookie(svc.settings.session_cookie)
     response.delete_cookie(SIGNED_IN_HINT)

@@ -105,6 +105,8 @@ class Connection(Peer):
         self.closed = False
         self.close_code = 1000
         self.id = secrets.token_hex(6)
+        # The session record the socket was opened with (None: an API key); signing it out closes it.
+        self.session_id: str | None = None
 
     def send_text(self, text: str) -> None:
         """Queue an already serialised frame (a broadcast serialises once per seat, not per socket)."""

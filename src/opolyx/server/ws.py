@@ -17,7 +17,8 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from opolyx.server import errors as E
-from opolyx.server.apikeys import authenticate
+from opolyx.server import sessions
+from opolyx.server.apikeys import authenticate, is_api_key
 from opolyx.server.app import Services
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.hub import Connection, Peer, RoomHub
@@ -47,19 +48,27 @@ def _error(code: str, message: str, ref: Any = None, reason: str | None = None) 
     return frame
 
 
-async def _user(ws: WebSocket, svc: Services) -> UserRecord | None:
-    return await authenticate(svc, request_token(ws.cookies, ws.headers, svc.settings.session_cookie))
+async def _user(ws: WebSocket, svc: Services) -> tuple[UserRecord, str | None] | None:
+    """Who opens the socket, and through which session record (None for an API key), so that signing
+    that session out can close the socket too (sessions.close_sockets)."""
+    token = request_token(ws.cookies, ws.headers, svc.settings.session_cookie)
+    if is_api_key(token):
+        user = await authenticate(svc, token)
+        return None if user is None else (user, None)
+    found = await sessions.resolve(svc.store, svc.signer, token)
+    return None if found is None else (found[0], found[1].id)
 
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(ws: WebSocket, room_id: str) -> None:
     svc: Services = ws.app.state.services
     await ws.accept()
-    user = await _user(ws, svc)
-    if user is None:
+    who = await _user(ws, svc)
+    if who is None:
         await ws.send_text(json.dumps(_error(E.NOT_AUTHENTICATED, "start a guest session first")))
         await ws.close(code=CLOSE_NOT_AUTHENTICATED)
         return
+    user, session_id = who
     address = ws.client.host if ws.client else "unknown"
     keys = (f"user:{user.id}", f"addr:{address}")
     # Rate limits are per session and per address too, so opening more sockets buys no allowance;
@@ -71,13 +80,16 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         await ws.close(code=CLOSE_TOO_MANY_SOCKETS)
         return
     try:
-        await _serve(ws, svc, room_id, user, address)
+        await _serve(ws, svc, room_id, user, address, session_id)
     finally:
         svc.sockets.close(keys)
 
 
-async def _serve(ws: WebSocket, svc: Services, room_id: str, user: UserRecord, address: str) -> None:
+async def _serve(
+    ws: WebSocket, svc: Services, room_id: str, user: UserRecord, address: str, session_id: str | None
+) -> None:
     conn = Connection(ws, user, address, svc.settings.send_queue_limit)
+    conn.session_id = session_id
     if not valid_id(room_id):
         await ws.send_text(json.dumps(_error(E.ROOM_NOT_FOUND, "no such room")))
         await ws.close(code=CLOSE_ROOM_NOT_FOUND)
