@@ -41,11 +41,12 @@ def test_sigkill_mid_game_and_restart(settings_for: Callable[..., Settings], tmp
         while True:
             ann.send({"type": "sync"})
             before = ann.recv_until("snapshot")
-            if any(e["seat"] == 0 for e in before["game"]["pending"]):
+            ours = [d for d in before["deadlines"] if d["seat"] == 0 and d["kind"] != "trade"]
+            if ours and any(e["seat"] == 0 for e in before["game"]["pending"]):
                 break
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        clock = next(d for d in before["deadlines"] if d["seat"] == 0 and d["kind"] != "trade")
+        clock = ours[0]
         time.sleep(1.0)  # let the clock run down and be checkpointed
         server.kill()
         ann.disconnect()

@@ -63,7 +63,8 @@ def test_no_polling_history_after_reload_and_a_bot_takes_over(browser: Any, serv
         page.goto(url)
         page.wait_for_selector("svg.board .cell", timeout=30_000)
         wait_until(lambda: len(game_state(page)["log"]) >= len(log_before))
-        assert game_state(page)["log"][0] == "game_started"
+        # The history starts at the beginning: the sealed seed (fair dice), then the game's start.
+        assert game_state(page)["log"][:2] == ["seed_committed", "game_started"]
         # Leaving hands the seat to a bot; the log says so and the seat plays on.
         page.evaluate(f"fetch('/api/rooms/{room_id}/leave', {{method: 'POST'}})")
         wait_until(lambda: "bot_took_over" in game_state(page)["log"])

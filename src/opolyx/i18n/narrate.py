@@ -215,6 +215,9 @@ RENDER: dict[str, Rule] = {
         "bot": n.t("player.bot_name", n=e["bot"]["number"], strength=n.t(f"strength.{e['bot']['strength']}")),
     }),
     "rematch": lambda n, e: ("log.rematch", {"player": _p(n, e)}),
+    # Fair dice (docs/security.md): the seed's commitment first, the seed itself at the end.
+    "seed_committed": lambda n, e: ("log.seed_committed", {"short": str(e["commitment"])[:12]}),
+    "seed_revealed": lambda n, e: ("log.seed_revealed", {"seed": e["seed"]}),
     "turn_timed_out": lambda n, e: ("log.turn_timed_out", {"player": _p(n, e), "missed": e["missed"]}),
     "game_over": lambda n, e: (f"log.game_over.{e['reason']}", {"player": _p(n, e, "winner"), "round": e["round"]}),
 }
