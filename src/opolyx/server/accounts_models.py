@@ -3,27 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from opolyx.server.protocol import CardDropOut, Language, Nickname, Strict, UserOut
 
-#: The built-in avatars (the client draws each; the server only checks the name).
-AVATARS = (
-    "tophat",
-    "car",
-    "dog",
-    "cat",
-    "ship",
-    "boot",
-    "rocket",
-    "dragon",
-    "panda",
-    "lantern",
-    "crown",
-    "cactus",
-)
 Avatar = Literal[
     "tophat",
     "car",
@@ -38,6 +23,8 @@ Avatar = Literal[
     "crown",
     "cactus",
 ]
+#: The built-in avatars (the client draws each; the server only checks the name): the same list as ``Avatar``.
+AVATARS: tuple[str, ...] = get_args(Avatar)
 
 
 # A deliberately plain check: the mailed link itself proves the address works.
