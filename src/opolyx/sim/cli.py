@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from opolyx.rules import mode_names
 from opolyx.sim.runner import SimConfig, bots_list, default_bots, format_report, simulate
-from opolyx.sim.stats import Record
+
+T = TypeVar("T")
 
 
 def simulate_command(
@@ -65,24 +66,50 @@ def simulate_command(
     config = SimConfig(mode=mode, seats=seats, bots=line_up, games=games, seed=seed, rotate=rotate, vip=vip,
                        hard_ms=hard_ms)
 
-    def bar(records: Iterator[Record], total: int) -> Iterator[Record]:
+    def draw(data: dict[str, Any], path: Path) -> None:
+        from opolyx.sim.plot import write_plot
+
+        write_plot(data, path)
+
+    run_and_report(
+        lambda: simulate(config, workers=workers, progress=progress_bar(progress)),
+        format_report,
+        draw,
+        json_file=json_file,
+        plot=plot,
+    )
+
+
+def progress_bar(progress: bool) -> Callable[[Iterator[T], int], Iterator[T]]:
+    """A tqdm bar over the games as they finish (silent when ``progress`` is off)."""
+
+    def bar(records: Iterator[T], total: int) -> Iterator[T]:
         from tqdm import tqdm
 
         yield from tqdm(records, total=total, unit="game", disable=not progress, leave=False)
 
+    return bar
+
+
+def run_and_report(
+    run: Callable[[], dict[str, Any]],
+    describe: Callable[[dict[str, Any]], str],
+    draw: Callable[[dict[str, Any], Path], None],
+    *,
+    json_file: Path | None,
+    plot: Path | None,
+) -> None:
+    """Run the games, then print the figures and save them as JSON and as a plot when asked."""
     try:
-        data = simulate(config, workers=workers, progress=bar)
+        data = run()
     except Exception as exc:  # an engine refusal (bad seat count for the mode, …) is a usage error here
-        code = getattr(exc, "code", None)
-        if code is None:
+        if getattr(exc, "code", None) is None:
             raise
         raise typer.BadParameter(str(exc)) from exc
-    typer.echo(format_report(data))
+    typer.echo(describe(data))
     if json_file is not None:
         json_file.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
         typer.echo(f"figures written to {json_file}")
     if plot is not None:
-        from opolyx.sim.plot import write_plot
-
-        write_plot(data, plot)
+        draw(data, plot)
         typer.echo(f"plot written to {plot}")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import typer
 
+from opolyx.sim.cli import progress_bar, run_and_report
 from opolyx.sim.league import LeagueConfig, UnknownEntrant, check_entrants, format_league, run_league, write_league_plot
 from opolyx.sim.runner import bots_list
 
@@ -25,21 +23,10 @@ def league_command(*, mode: str, seats: int, bots: str, challengers: str | None,
     except (UnknownEntrant, ImportError) as exc:
         raise typer.BadParameter(str(exc), param_hint="--bots/--challengers/--field") from exc
 
-    def bar(records: Iterator[dict[str, Any]], total: int) -> Iterator[dict[str, Any]]:
-        from tqdm import tqdm
-
-        yield from tqdm(records, total=total, unit="game", disable=not progress, leave=False)
-
-    try:
-        data = run_league(config, workers=workers, progress=bar)
-    except Exception as exc:  # an engine refusal (bad seat count for the mode, …) is a usage error here
-        if getattr(exc, "code", None) is None:
-            raise
-        raise typer.BadParameter(str(exc)) from exc
-    typer.echo(format_league(data))
-    if json_file is not None:
-        json_file.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-        typer.echo(f"figures written to {json_file}")
-    if plot is not None:
-        write_league_plot(data, plot)
-        typer.echo(f"plot written to {plot}")
+    run_and_report(
+        lambda: run_league(config, workers=workers, progress=progress_bar(progress)),
+        format_league,
+        write_league_plot,
+        json_file=json_file,
+        plot=plot,
+    )
