@@ -161,7 +161,7 @@ async def sign_out_others(request: Request, svc: Svc, user: User) -> RevokedOut:
     current = _session(request)
     keep = current.id if current else None
     revoked = await svc.store.revoke_sessions(user.id, keep=keep)
-    sessions.close_sockets(svc.rooms.hubs.values(), user.id, keep=keep)
+    sessions.close_sockets(svc.rooms, user.id, keep=keep)
     return RevokedOut(revoked=revoked)
 
 
@@ -169,7 +169,7 @@ async def sign_out_others(request: Request, svc: Svc, user: User) -> RevokedOut:
 async def sign_out_one(session_id: str, svc: Svc, user: User) -> Response:
     if await svc.store.revoke_sessions(user.id, only=session_id) != 1:
         raise ApiError(404, E.SESSION_NOT_FOUND, f"no live session {session_id}")
-    sessions.close_sockets(svc.rooms.hubs.values(), user.id, only=session_id)
+    sessions.close_sockets(svc.rooms, user.id, only=session_id)
     return Response(status_code=204)
 
 
@@ -225,7 +225,7 @@ async def delete_account(svc: Svc, user: User) -> Response:
     if await svc.store.active_room_of(user.id):
         raise ApiError(409, E.ALREADY_IN_GAME, "leave or finish your game before deleting the account")
     await svc.store.delete_account(user.id)
-    sessions.close_sockets(svc.rooms.hubs.values(), user.id)
+    sessions.close_sockets(svc.rooms, user.id)
     response = Response(status_code=204)
     response.delete_cookie(svc.settings.session_cookie)
     response.delete_cookie(SIGNED_IN_HINT)

@@ -89,8 +89,5 @@ async def revoke_key(key_id: str, svc: Svc, user: User) -> Response:
     if not await svc.store.revoke_api_key(user.id, key_id):
         raise ApiError(404, E.KEY_NOT_FOUND, f"you have no key {key_id}")
     # Sockets this process holds for the key close now; reconnecting with it is refused (4401).
-    for hub in list(svc.rooms.hubs.values()):
-        for conn in list(hub.conns):
-            if conn.user.api_key == key_id:
-                conn.close()
+    svc.rooms.close_sockets(lambda conn: conn.user.api_key == key_id)
     return Response(status_code=204)

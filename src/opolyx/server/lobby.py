@@ -180,7 +180,7 @@ async def end_session(svc: Svc, request: Request, user: MaybeUser) -> Response:
     session: SessionRecord | None = getattr(request.state, "session", None)
     if user is not None and session is not None:
         await svc.store.revoke_sessions(user.id, only=session.id)
-        sessions.close_sockets(svc.rooms.hubs.values(), user.id, only=session.id)
+        sessions.close_sockets(svc.rooms, user.id, only=session.id)
     response = Response(status_code=204)
     response.delete_cookie(SIGNED_IN_HINT, samesite=svc.settings.cookie_samesite, secure=cookie_secure(svc, request))
     response.delete_cookie(

@@ -76,6 +76,17 @@ class RoomService:
 
     # --- hubs in this process ----------------------------------------------------------------------
 
+    def close_sockets(self, which: Callable[[Peer], bool]) -> int:
+        """Close the sockets of this process's rooms that ``which`` picks (a revoked key or session must
+        not go on playing through a socket opened before); returns how many were closed."""
+        closed = 0
+        for hub in list(self.hubs.values()):
+            for conn in list(hub.conns):
+                if which(conn):
+                    conn.close()
+                    closed += 1
+        return closed
+
     async def hub(self, room_id: str) -> RoomHub | None:
         """The room's hub in this process (loading it), or None if there is no such room.
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,8 @@ from opolyx.server.identity import SessionSigner
 from opolyx.storage import SessionRecord, Store, UserRecord
 
 if TYPE_CHECKING:
-    from opolyx.server.hub import RoomHub
+    from opolyx.server.hub import Peer
+    from opolyx.server.rooms import RoomService
 
 
 def token_hash(secret: str) -> str:
@@ -48,18 +48,18 @@ async def resolve(store: Store, signer: SessionSigner, token: str | None) -> tup
     return None if user is None else (user, session)
 
 
-def close_sockets(hubs: Iterable[RoomHub], user_id: str, *, only: str | None = None, keep: str | None = None) -> int:
-    """Close the room sockets this process holds for ``user_id``'s revoked sessions: ``only`` that one,
-    or every one but ``keep`` (both None: all of them, e.g. a deleted account). A revoked session must
-    not go on playing through a socket it opened earlier; reconnecting with it is refused (4401)."""
-    closed = 0
-    for hub in list(hubs):
-        for conn in list(hub.conns):
-            sid = getattr(conn, "session_id", None)
-            if getattr(conn, "user", None) is None or conn.user.id != user_id or sid is None:
-                continue
-            if (only is not None and sid != only) or (keep is not None and sid == keep):
-                continue
-            conn.close()
-            closed += 1
-    return closed
+
+def close_sockets(rooms: RoomService, user_id: str, *, only: str | None = None, keep: str | None = None) -> int:
+    """Close the room sockets of ``user_id``'s revoked sessions: ``only`` that one, or every one but
+    ``keep`` (both None: all of them, e.g. a deleted account). Reconnecting with them is refused (4401)."""
+
+    def revoked(conn: Peer) -> bool:
+        sid = getattr(conn, "session_id", None)
+        return (
+            conn.user.id == user_id
+            and sid is not None
+            and (only is None or sid == only)
+            and (keep is None or sid != keep)
+        )
+
+    return rooms.close_sockets(revoked)
