@@ -21,9 +21,9 @@ import uvicorn
 from opolyx.server.app import create_app
 from opolyx.server.identity import resolve_secret
 from opolyx.server.metrics import MULTIPROC_ENV
-from opolyx.server.serving import ReadyServer, uvicorn_config
+from opolyx.server.serving import ReadyServer
 from opolyx.server.settings import Settings
-from opolyx.server.transport import uvicorn_options
+from opolyx.server.transport import uvicorn_config, uvicorn_options
 
 # How long a worker may miss uvicorn's health check before it is restarted.
 WORKER_HEALTHCHECK_SECONDS = 30

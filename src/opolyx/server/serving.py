@@ -68,12 +68,6 @@ def protocol_for(settings: Settings) -> type[HeadTimeoutProtocol]:
     return type("OpolyxHttp", (HeadTimeoutProtocol,), {"head_timeout": settings.http_header_timeout_seconds})
 
 
-def uvicorn_config(app: Any, settings: Settings, *, log_level: str = "info") -> uvicorn.Config:
-    from opolyx.server.transport import uvicorn_options
-
-    return uvicorn.Config(app, log_level=log_level, **uvicorn_options(settings))
-
-
 class ReadyServer(uvicorn.Server):
     """Says "ready" only once the port is bound (uvicorn's startup also runs the app's lifespan)."""
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import uvicorn
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.server import ServerProtocol
 
+from opolyx.server.serving import protocol_for
 from opolyx.server.settings import Settings
 
 DEFLATE_LEVEL = 1
@@ -42,8 +44,6 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """Keyword arguments for ``uvicorn.Config`` / ``uvicorn.run`` (picklable, for spawned workers)."""
-    from opolyx.server.serving import protocol_for
-
     return {
         "host": settings.host,
         "port": settings.port,
@@ -58,3 +58,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "limit_concurrency": settings.http_limit_concurrency or None,
         "timeout_keep_alive": max(1, round(settings.http_keep_alive_seconds)),
     }
+
+
+def uvicorn_config(app: Any, settings: Settings, *, log_level: str = "info") -> uvicorn.Config:
+    """One process's server configuration (``opolyx serve`` and the test servers)."""
+    return uvicorn.Config(app, log_level=log_level, **uvicorn_options(settings))
