@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from opolyx.server import errors as E
 from opolyx.server import sessions
-from opolyx.server.apikeys import authenticate, is_api_key
+from opolyx.server.apikeys import is_api_key, user_for_key
 from opolyx.server.app import Services
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.hub import Connection, Peer, RoomHub
@@ -52,8 +52,8 @@ async def _user(ws: WebSocket, svc: Services) -> tuple[UserRecord, str | None] |
     """Who opens the socket, and through which session record (None for an API key), so that signing
     that session out can close the socket too (sessions.close_sockets)."""
     token = request_token(ws.cookies, ws.headers, svc.settings.session_cookie)
-    if is_api_key(token):
-        user = await authenticate(svc, token)
+    if token is not None and is_api_key(token):
+        user = await user_for_key(svc, token)
         return None if user is None else (user, None)
     found = await sessions.resolve(svc.store, svc.signer, token)
     return None if found is None else (found[0], found[1].id)
