@@ -24,6 +24,14 @@ function SpeakerIcon({ on }) {
       : html`<path class="wave" d="M16 9l6 6M22 9l-6 6" />`}</svg>`;
 }
 
+/** The account links' icons, drawn (like the speaker) so that no system shows an empty emoji box. */
+function NavIcon({ kind }) {
+  return html`<svg class="nav-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+    ${kind === 'leaderboard'
+      ? html`<path d="M7 4h10v4a5 5 0 0 1-10 0zM7 6H4a3 3 0 0 0 3 4M17 6h3a3 3 0 0 1-3 4M12 13v4M8 20h8M9 17h6" />`
+      : html`<path d="M4 20h16M5 16l4-5 4 3 6-8M15 6h4v4" />`}</svg>`;
+}
+
 function Settings({ s }) {
   const toggleSound = () => { setPref('sound', !s.prefs.sound); if (!s.prefs.sound) play('turn'); };
   const toggleNotify = async (e) => setPref('notify', e.target.checked && (await askNotify()));
@@ -47,8 +55,8 @@ function Header({ s }) {
     ${s.screen === 'room' && html`<span class=${`conn ${s.conn}`} title=${t(`conn.${s.conn}`)}>${t(`conn.${s.conn}`)}</span>`}
     <span class="grow"></span>
     <nav class="account-nav">
-      <a href="#/leaderboard" data-nav="leaderboard" title=${t('nav.leaderboard')}><span aria-hidden="true">🏆</span><span class="label"> ${t('nav.leaderboard')}</span></a>
-      <a href="#/progression" data-nav="progression" title=${t('nav.progression')}><span aria-hidden="true">📈</span><span class="label"> ${t('nav.progression')}</span></a>
+      <a href="#/leaderboard" data-nav="leaderboard" title=${t('nav.leaderboard')}><${NavIcon} kind="leaderboard" /><span class="label"> ${t('nav.leaderboard')}</span></a>
+      <a href="#/progression" data-nav="progression" title=${t('nav.progression')}><${NavIcon} kind="progression" /><span class="label"> ${t('nav.progression')}</span></a>
     </nav>
     <${Settings} s=${s} />
     ${s.user && html`<a class="me" href="#/profile" data-nav="profile" title=${t('nav.profile')}>${s.user.nickname}</a>`}
