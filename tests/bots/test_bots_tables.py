@@ -82,3 +82,16 @@ def test_copies_share_tables_only_while_equal() -> None:
     assert changed is not d
     assert changed.owner == other.owner
     assert derived(game, info) is not changed  # and back: compared by content, never trusted by identity
+
+
+def test_finished_bot_games_are_freed() -> None:
+    """A server seats bots in room after room: a finished game must not stay in memory through a bot's
+    notes about it (the seat memories are keyed weakly by the game and must not refer back to it)."""
+    import gc
+    import weakref
+
+    finished = [weakref.ref(play_game("classic", 4, derive_seed(31, k), ["normal", "hard", "normal", "easy"]))
+                for k in range(3)]
+    play_game("blitz", 4, derive_seed(31, "last"), ["normal"] * 4)  # the one game the table cache may hold
+    gc.collect()
+    assert [ref() is None for ref in finished] == [True, True, True]

@@ -15,6 +15,8 @@ from weakref import WeakKeyDictionary
 from opolyx.bots.heuristics import BoardInfo, board_info
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from opolyx.engine.game import Game
     from opolyx.engine.state import Trade
 
@@ -43,7 +45,7 @@ class SeatMemory:
     auction_limit: dict[int, int] = field(default_factory=dict)  # auction id → highest bid worth making
     #: What the last trade scan that found nothing was made on (tables, ten-round window, cash band): while
     #: those stand, scanning again would find nothing again, so a turn costs microseconds, not a scan.
-    idle_scan: tuple[object, int, int] | None = None
+    idle_scan: tuple[Callable[[], object], int, int] | None = None
 
 
 _MEMORY: WeakKeyDictionary[Game, dict[int, SeatMemory]] = WeakKeyDictionary()

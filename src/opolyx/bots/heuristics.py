@@ -288,6 +288,7 @@ class Derived:
     """
 
     __slots__ = (
+        "__weakref__",  # a seat's memory refers to tables by weak reference, never keeping a game alive
         "complete",
         "holding",
         "info",

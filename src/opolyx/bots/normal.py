@@ -6,6 +6,7 @@ board can charge) is the one number most choices turn on, so it is computed once
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, cast
 
 from opolyx.bots.base import Action, BaseBot, memory
@@ -57,6 +58,8 @@ class NormalBot(BaseBot):
     #: Auction limit: this multiple of the company's value to us, keeping this share of the reserve.
     auction_value_factor = 1.0
     auction_reserve_share = 0.5
+    #: Mortgage lone companies to bring a whole group to its third level (see :meth:`mortgage_for_build`).
+    mortgage_to_build = False
 
     def rounds_left(self, game: Game) -> int:
         return game.rules.round_limit - game.round
@@ -89,6 +92,16 @@ class NormalBot(BaseBot):
         build_share = self.build_reserve_share * (0.3 if self.endgame(game) else 1.0)
         if cash <= res * build_share:
             return None
+        budget = cash - int(res * build_share)
+        build = self.best_build(game, info, seat, budget)
+        if self.mortgage_to_build:
+            # Levels before redemptions, or the lone companies mortgaged for a level would be redeemed
+            # straight back (and mortgaged again) at the redemption fee each time.
+            if build is not None:
+                return {"type": "build", "square": build}
+            square = self.mortgage_for_build(game, info, seat, budget)
+            if square is not None:
+                return {"type": "mortgage", "square": square}
         best_redeem = None
         best_key = -1.0
         for i in derived(game, info).mortgaged_by[seat]:
@@ -102,7 +115,6 @@ class NormalBot(BaseBot):
                 best_key, best_redeem = key, i
         if best_redeem is not None:
             return {"type": "redeem", "square": best_redeem}
-        build = self.best_build(game, info, seat, cash - int(res * build_share))
         if build is not None:
             return {"type": "build", "square": build}
         if game.murabaha:
@@ -127,6 +139,46 @@ class NormalBot(BaseBot):
                 if gain > best_gain:
                     best_gain, best = gain, i
         return best
+
+    def mortgage_for_build(self, game: Game, info: BoardInfo, seat: int, budget: int) -> int | None:
+        """A lone company to mortgage so that a whole group can reach its third level now.
+
+        The third level is where rent jumps (SPEC.md 3's rent tables roughly triple from one to three
+        levels), and a lone street or a single dealership earns little: turning its mortgage value into a
+        level on a complete group pays for the redemption fee many times over. Only starts when the lone
+        holdings together cover the shortfall, so nothing is mortgaged for a level that cannot be bought.
+        """
+        level = game.level
+        target_cost = 0
+        for members in derived(game, info).complete[seat]:
+            if any(game.mortgaged[j] for j in members):
+                continue
+            low = min(level[j] for j in members)
+            if low >= 3:
+                continue
+            cost = min(info.level_cost[j] for j in members if level[j] == low)
+            if target_cost == 0 or cost < target_cost:
+                target_cost = cost
+        if target_cost == 0 or target_cost <= budget:
+            return None
+        owner = game.owner
+        candidates: list[tuple[tuple[int, int], int]] = []
+        for i in info.companies:
+            if owner[i] != seat or not can_mortgage(game, info, seat, i):
+                continue
+            members = info.group_members[i]
+            if info.kind[i] == "street":
+                if owns_group(owner, members, seat):
+                    continue
+                cls = 1 if sum(1 for j in members if owner[j] == seat) > 1 else 0
+            elif info.kind[i] == "dealership":
+                cls = 2 if sum(1 for j in info.dealerships if owner[j] == seat) > 1 else 1
+            else:
+                cls = 0
+            candidates.append(((cls, info.price[i]), i))
+        if sum(info.price[i] // 2 for _k, i in candidates) < target_cost - budget:
+            return None
+        return min(candidates)[1] if candidates else None
 
     def jail_choice(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:
         """Bail out early while there is land to buy; sit tight once the board charges big rents."""
@@ -375,9 +427,11 @@ class NormalBot(BaseBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
-        scan = (d, game.round // 10, game.players[seat].cash // 2000)
+        # The tables are held weakly: they refer to the game, and a strong reference from the seat's
+        # memory (itself keyed weakly by the game) would keep every finished game alive for good.
+        scan = (weakref.ref(d), game.round // 10, game.players[seat].cash // 2000)
         idle = mem.idle_scan
-        if idle is not None and not game.rules.teams and idle[0] is d and idle[1:] == scan[1:]:
+        if idle is not None and not game.rules.teams and idle[0]() is d and idle[1:] == scan[1:]:
             return None
         if sum(1 for t in game.trades.values() if t.proposer == seat) >= game.rules.max_open_trades:
             return None
