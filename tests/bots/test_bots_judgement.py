@@ -60,3 +60,28 @@ def test_gambles_at_the_end_only_when_behind() -> None:
     assert bet["type"] == "jackpot_bet" and len(bet["numbers"]) == 3
     game.players[0].cash = 12000  # ahead: never gamble the lead
     assert make_bot("normal", 1).choose(game, 0) == {"type": "jackpot_decline"}
+
+
+def test_hard_mortgages_a_lone_street_to_build_a_whole_group() -> None:
+    """Short of cash with a whole group unbuilt, the hard bot turns a lone street into a level (the rent of
+    a group with levels dwarfs a lone street's), while the normal bot keeps its cash rule and rolls."""
+    game = classic()
+    for i in (16, 18, 19):  # orange, whole
+        game.owner[i] = 0
+    game.owner[37] = 0  # a lone dark blue street: mortgages for 1750
+    game.players[0].cash = 900  # a level on orange costs 1000
+    assert make_bot("normal", 1).choose(game, 0) == {"type": "roll"}
+    hard = make_bot("hard", 1, deterministic=True)
+    action = hard.choose(game, 0)
+    assert action == {"type": "mortgage", "square": 37}
+    game.apply(0, action)
+    assert hard.choose(game, 0)["type"] == "build"
+
+
+def test_hard_mortgages_nothing_when_the_level_stays_out_of_reach() -> None:
+    game = classic()
+    for i in (16, 18, 19):
+        game.owner[i] = 0
+    game.owner[1] = 0  # a lone brown street mortgages for only 300
+    game.players[0].cash = 100
+    assert make_bot("hard", 1, deterministic=True).choose(game, 0) == {"type": "roll"}
