@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 from opolyx.bots.heuristics import BoardInfo, board_info
 
@@ -47,13 +47,22 @@ class SeatMemory:
 
 
 _MEMORY: WeakKeyDictionary[Game, dict[int, SeatMemory]] = WeakKeyDictionary()
+#: The game asked about last (held weakly, so a finished game is still freed) and its seats' memory: bots
+#: ask a dozen times per turn about the same game, and a weak map lookup costs more than the rest of a
+#: cheap decision.
+_LAST: list[tuple[ref[Game], dict[int, SeatMemory]] | None] = [None]
 
 
 def memory(game: Game, seat: int) -> SeatMemory:
-    seats = _MEMORY.get(game)
-    if seats is None:
-        seats = {}
-        _MEMORY[game] = seats
+    last = _LAST[0]
+    if last is not None and last[0]() is game:
+        seats = last[1]
+    else:
+        got = _MEMORY.get(game)
+        if got is None:
+            got = _MEMORY[game] = {}
+        seats = got
+        _LAST[0] = (ref(game), seats)
     mem = seats.get(seat)
     if mem is None:
         mem = seats[seat] = SeatMemory()

@@ -288,6 +288,7 @@ class Derived:
     """
 
     __slots__ = (
+        "by_owner",
         "complete",
         "holding",
         "info",
@@ -307,6 +308,7 @@ class Derived:
         "top_by",
         "total_by",
         "unowned",
+        "values",
     )
 
     def __init__(self, game: Game, info: BoardInfo) -> None:
@@ -391,6 +393,11 @@ class Derived:
         self.near = near
         self.holding: list[float | None] = [None] * seats
         self.memo: dict[tuple[object, ...], object] = {}
+        #: Trade value (SPEC.md 8) per company asked about: it follows from the mortgages alone.
+        self.values: dict[int, int] = {}
+        #: Results that follow from ownership alone (and who is out), kept while only levels or mortgages
+        #: change: the normal bot's trade targets per (seat, eliminated seats).
+        self.by_owner: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
 
     def _threats(self, game: Game) -> None:
         """Threat profile and reserve per seat from the rents per owner (``top_by``, ``total_by``)."""
@@ -460,6 +467,8 @@ class Derived:
         new._threats(game)
         new.holding = [None] * game.seats
         new.memo = {}
+        new.values = self.values
+        new.by_owner = self.by_owner
         return new
 
     def holding_value(self, game: Game, seat: int) -> float:
@@ -498,9 +507,18 @@ def derived(game: Game, info: BoardInfo) -> Derived:
             d = d.releveled(game)
             _LAST[0] = d
             return d
-    d = Derived(game, info)
-    _LAST[0] = d
-    return d
+    new = Derived(game, info)
+    if (
+        d is not None
+        and d.owner == new.owner
+        and d.info is info
+        and (d.rules is new.rules or d.rules == new.rules)
+        and d.teams == new.teams
+        and len(d.reserve) == game.seats
+    ):
+        new.by_owner = d.by_owner  # a mortgage changed, not who owns what
+    _LAST[0] = new
+    return new
 
 
 # ---------------------------------------------------------------------- legality mirrors of the engine

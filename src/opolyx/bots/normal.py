@@ -381,7 +381,11 @@ class NormalBot(BaseBot):
             return None
         if sum(1 for t in game.trades.values() if t.proposer == seat) >= game.rules.max_open_trades:
             return None
-        collect = self.assembly_targets(game, info, seat) + self.collect_targets(game, info, seat)
+        # The targets follow from ownership and who is still in alone: kept with the tables they derive from.
+        key = (seat, tuple(game.eliminated))
+        collect = d.by_owner.get(key)
+        if collect is None:
+            collect = d.by_owner[key] = self.assembly_targets(game, info, seat) + self.collect_targets(game, info, seat)
         if not game.rules.teams and not d.near[seat] and not collect:
             mem.idle_scan = scan
             return None  # nothing to complete and nothing to collect
@@ -421,12 +425,15 @@ class NormalBot(BaseBot):
         from opolyx.engine.state import Offer
 
         cash = game.players[seat].cash
-        for missing, o in derived(game, info).near[seat]:  # groups one street short, held by a rival
+        d = derived(game, info)
+        for missing, o in d.near[seat]:  # groups one street short, held by a rival
             if game.players[o].out:
                 continue
             if not tradeable(game, info, o, missing):
                 continue
-            value = game.trade_value(Offer(0, (missing,)))
+            value = d.values.get(missing)
+            if value is None:
+                value = d.values[missing] = game.trade_value(Offer(0, (missing,)))
             take = Offer(0, (missing,))
             first = self._face_value_offer(game, info, seat, o, take, value, cash, res)
             if first is not None:
@@ -516,11 +523,15 @@ class NormalBot(BaseBot):
         from opolyx.engine.state import Offer
 
         cash = game.players[seat].cash
+        proposals = memory(game, seat).proposals
+        values = derived(game, info).values
         for j, o in targets:
             if not tradeable(game, info, o, j):
                 continue
-            value = game.trade_value(Offer(0, (j,)))
-            before = memory(game, seat).proposals.get((o, (), (j,)))
+            value = values.get(j)
+            if value is None:
+                value = values[j] = game.trade_value(Offer(0, (j,)))
+            before = proposals.get((o, (), (j,)))
             if before is not None and info.kind[j] == "street":
                 continue  # a street is asked for once, at face value
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)
