@@ -311,7 +311,11 @@ class Derived:
         "values",
     )
 
-    def __init__(self, game: Game, info: BoardInfo) -> None:
+    def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None) -> None:
+        if base is not None:
+            # Through the constructor rather than ``object.__new__``, which compiled classes refuse.
+            self._relevel(game, base)
+            return
         self.key: tuple[Game, int] = (game, game.seq)
         self.info = info
         self.rules = game.rules
@@ -432,28 +436,30 @@ class Derived:
 
         Levels change only inside whole groups, so nothing but rents, threats and holdings moves.
         """
-        new = object.__new__(Derived)
-        new.key = (game, game.seq)
-        new.info, new.rules, new.teams = self.info, self.rules, self.teams
-        new.owner, new.mortgaged = self.owner, self.mortgaged
-        new.unowned, new.complete, new.mortgaged_by = self.unowned, self.complete, self.mortgaged_by
-        new.near, new.short_one = self.near, self.short_one
-        level = new.level = list(game.level)
-        old = self.level
-        rows = self.info.rents
-        rent = new.rent = list(self.rent)
-        top_by = new.top_by = list(self.top_by)
-        total_by = new.total_by = list(self.total_by)
-        owner, mortgaged = self.owner, self.mortgaged
+        return Derived(game, self.info, self)
+
+    def _relevel(self, game: Game, base: Derived) -> None:
+        self.key = (game, game.seq)
+        self.info, self.rules, self.teams = base.info, base.rules, base.teams
+        self.owner, self.mortgaged = base.owner, base.mortgaged
+        self.unowned, self.complete, self.mortgaged_by = base.unowned, base.complete, base.mortgaged_by
+        self.near, self.short_one = base.near, base.short_one
+        level = self.level = list(game.level)
+        old = base.level
+        rows = base.info.rents
+        rent = self.rent = list(base.rent)
+        top_by = self.top_by = list(base.top_by)
+        total_by = self.total_by = list(base.total_by)
+        owner, mortgaged = base.owner, base.mortgaged
         rescan: set[int] = set()
-        for j in self.info.companies:
+        for j in base.info.companies:
             lvl = level[j]
             if lvl == old[j]:
                 continue
             o = owner[j]
             if o is None or mortgaged[j]:
                 continue
-            group = self.info.group_members[j]
+            group = base.info.group_members[j]
             r = rows[j][lvl] if lvl else (rows[j][0] * 2 if all(owner[x] == o for x in group) else rows[j][0])
             before = rent[j]
             rent[j] = r
@@ -463,13 +469,12 @@ class Derived:
             elif before == top_by[o] and r < before:
                 rescan.add(o)
         for o in rescan:
-            top_by[o] = max(rent[j] for j in self.info.companies if owner[j] == o)
-        new._threats(game)
-        new.holding = [None] * game.seats
-        new.memo = {}
-        new.values = self.values
-        new.by_owner = self.by_owner
-        return new
+            top_by[o] = max(rent[j] for j in base.info.companies if owner[j] == o)
+        self._threats(game)
+        self.holding = [None] * game.seats
+        self.memo = {}
+        self.values = base.values
+        self.by_owner = base.by_owner
 
     def holding_value(self, game: Game, seat: int) -> float:
         v = self.holding[seat]
