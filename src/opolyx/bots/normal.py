@@ -526,8 +526,7 @@ class NormalBot(BaseBot):
         proposals = memory(game, seat).proposals
         values = derived(game, info).values
         for j, o in targets:
-            if not tradeable(game, info, o, j):
-                continue
+            # The cheap tests first (all but the last are free of side effects, so their order is free).
             value = values.get(j)
             if value is None:
                 value = values[j] = game.trade_value(Offer(0, (j,)))
@@ -536,6 +535,8 @@ class NormalBot(BaseBot):
                 continue  # a street is asked for once, at face value
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)
             if price > 2 * value or cash - price < res + 1000:
+                continue
+            if not tradeable(game, info, o, j):
                 continue
             if not self._remember(game, seat, o, (), (j,), price):
                 continue
