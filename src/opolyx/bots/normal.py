@@ -567,6 +567,11 @@ class NormalBot(BaseBot):
         if key in d.memo:
             c = cast("int | None", d.memo[key])
         else:
+            # The cash asked is never below half the value still owed in squares: when even that much
+            # is more than this seat can spare, the trade judgement (the dear part) need not be made.
+            give_value = game.trade_value(Offer(0, give_squares))
+            if int(-(-(value / 2 - give_value) // 100) * 100) > cash - res // 2:
+                return None
             c = d.memo[key] = self._cash_needed(game, info, seat, partner, give_squares, take, value)
         if c is None or c > cash - res // 2:
             return None
