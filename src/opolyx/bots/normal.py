@@ -379,7 +379,8 @@ class NormalBot(BaseBot):
         idle = mem.idle_scan
         if idle is not None and not game.rules.teams and idle[0] is d and idle[1:] == scan[1:]:
             return None
-        if sum(1 for t in game.trades.values() if t.proposer == seat) >= game.rules.max_open_trades:
+        open_trades = sum(1 for t in game.trades.values() if t.proposer == seat) if game.trades else 0
+        if open_trades >= game.rules.max_open_trades:
             return None
         # The targets follow from ownership and who is still in alone: kept with the tables they derive from.
         key = (seat, tuple(game.eliminated))

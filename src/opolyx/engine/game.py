@@ -239,7 +239,8 @@ class Game(GameState):
         handler(self, seat, action)
         if seat is not None:
             self.players[seat].missed_turns = 0
-        trades.lapse_invalid(self)
+        if self.trades:  # most actions happen with no offer open: skip the call
+            trades.lapse_invalid(self)
         self.seq += 1
         self.actions.append([seat, record])
         events, self._ev = self._ev, []
