@@ -69,7 +69,10 @@ class Debt:
 
     @property
     def amount(self) -> int:
-        return sum(c.amount for c in self.creditors)
+        creditors = self.creditors
+        if len(creditors) == 1:  # rent and tax: read on every pay step, so without a generator
+            return creditors[0].amount
+        return sum(c.amount for c in creditors)
 
     def to_public(self) -> dict[str, Any]:
         return {
