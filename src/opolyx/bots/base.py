@@ -1,6 +1,6 @@
 """The bot protocol, the dispatch every strength shares, and the per-game memory bots keep.
 
-Memory lives beside the game (a weak map keyed by the ``Game`` object), not inside a bot instance: the
+Memory lives on the game (``Game.bot_memory``, never part of its state), not inside a bot instance: the
 server builds a fresh bot for every decision, and the no-spam rules for trades (one proposal per turn,
 never the same proposal twice) must hold there too.
 """
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
-from weakref import WeakKeyDictionary, ref
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from opolyx.bots.heuristics import BoardInfo, board_info
 
@@ -46,27 +45,14 @@ class SeatMemory:
     idle_scan: tuple[object, int, int] | None = None
 
 
-_MEMORY: WeakKeyDictionary[Game, dict[int, SeatMemory]] = WeakKeyDictionary()
-#: The game asked about last (held weakly, so a finished game is still freed) and its seats' memory: bots
-#: ask a dozen times per turn about the same game, and a weak map lookup costs more than the rest of a
-#: cheap decision.
-_LAST: list[tuple[ref[Game], dict[int, SeatMemory]] | None] = [None]
-
-
 def memory(game: Game, seat: int) -> SeatMemory:
-    last = _LAST[0]
-    if last is not None and last[0]() is game:
-        seats = last[1]
-    else:
-        got = _MEMORY.get(game)
-        if got is None:
-            got = _MEMORY[game] = {}
-        seats = got
-        _LAST[0] = (ref(game), seats)
+    """What ``seat``'s bot remembers about ``game``, kept on the game itself (``Game.bot_memory``, never part
+    of its state): a copy for look-ahead starts with none."""
+    seats = game.bot_memory
     mem = seats.get(seat)
     if mem is None:
         mem = seats[seat] = SeatMemory()
-    return mem
+    return cast("SeatMemory", mem)
 
 
 class BaseBot:

@@ -13,8 +13,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from mypy_extensions import mypyc_attr
-
 from opolyx.rules import Board, Card, Rules
 
 Event: TypeAlias = dict[str, Any]
@@ -162,7 +160,6 @@ class Murabaha:
     due_round: int
 
 
-@mypyc_attr(native_class=False)
 class GameState:
     """Everything a running game holds. ``Game`` builds it and adds the public API; the rule modules change
     it and report each change with ``_emit``."""
@@ -213,6 +210,9 @@ class GameState:
     setup: dict[str, Any]
     start_events: list[Event]
     _ev: list[Event]
+    #: What the bots remember about this game, per seat (their trade proposals, auction limits). Not part of
+    #: the state: never in ``snapshot``, saves or replays, and a ``copy`` starts with none.
+    bot_memory: dict[int, Any]
 
     @property
     def is_over(self) -> bool:
