@@ -86,7 +86,7 @@ def test_copies_share_tables_only_while_equal() -> None:
 
 def test_finished_bot_games_are_freed() -> None:
     """A server seats bots in room after room: a finished game must not stay in memory through a bot's
-    notes about it (the seat memories are keyed weakly by the game and must not refer back to it)."""
+    notes about it (what a seat remembers refers back to the game: only a cycle, never a root)."""
     import gc
     import weakref
 

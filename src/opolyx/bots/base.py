@@ -1,6 +1,6 @@
 """The bot protocol, the dispatch every strength shares, and the per-game memory bots keep.
 
-Memory lives beside the game (a weak map keyed by the ``Game`` object), not inside a bot instance: the
+Memory lives on the game (``Game.bot_memory``, never part of its state), not inside a bot instance: the
 server builds a fresh bot for every decision, and the no-spam rules for trades (one proposal per turn,
 never the same proposal twice) must hold there too.
 """
@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
-from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from opolyx.bots.heuristics import BoardInfo, board_info
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from opolyx.engine.game import Game
     from opolyx.engine.state import Trade
 
@@ -45,21 +42,17 @@ class SeatMemory:
     auction_limit: dict[int, int] = field(default_factory=dict)  # auction id → highest bid worth making
     #: What the last trade scan that found nothing was made on (tables, ten-round window, cash band): while
     #: those stand, scanning again would find nothing again, so a turn costs microseconds, not a scan.
-    idle_scan: tuple[Callable[[], object], int, int] | None = None
-
-
-_MEMORY: WeakKeyDictionary[Game, dict[int, SeatMemory]] = WeakKeyDictionary()
+    idle_scan: tuple[object, int, int] | None = None
 
 
 def memory(game: Game, seat: int) -> SeatMemory:
-    seats = _MEMORY.get(game)
-    if seats is None:
-        seats = {}
-        _MEMORY[game] = seats
+    """What ``seat``'s bot remembers about ``game``, kept on the game itself (``Game.bot_memory``, never part
+    of its state): a copy for look-ahead starts with none."""
+    seats = game.bot_memory
     mem = seats.get(seat)
     if mem is None:
         mem = seats[seat] = SeatMemory()
-    return mem
+    return cast("SeatMemory", mem)
 
 
 class BaseBot:

@@ -288,7 +288,7 @@ class Derived:
     """
 
     __slots__ = (
-        "__weakref__",  # a seat's memory refers to tables by weak reference, never keeping a game alive
+        "by_owner",
         "complete",
         "holding",
         "info",
@@ -308,9 +308,14 @@ class Derived:
         "top_by",
         "total_by",
         "unowned",
+        "values",
     )
 
-    def __init__(self, game: Game, info: BoardInfo) -> None:
+    def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None) -> None:
+        if base is not None:
+            # Through the constructor rather than ``object.__new__``, which compiled classes refuse.
+            self._relevel(game, base)
+            return
         self.key: tuple[Game, int] = (game, game.seq)
         self.info = info
         self.rules = game.rules
@@ -392,6 +397,11 @@ class Derived:
         self.near = near
         self.holding: list[float | None] = [None] * seats
         self.memo: dict[tuple[object, ...], object] = {}
+        #: Trade value (SPEC.md 8) per company asked about: it follows from the mortgages alone.
+        self.values: dict[int, int] = {}
+        #: Results that follow from ownership alone (and who is out), kept while only levels or mortgages
+        #: change: the normal bot's trade targets per (seat, eliminated seats).
+        self.by_owner: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
 
     def _threats(self, game: Game) -> None:
         """Threat profile and reserve per seat from the rents per owner (``top_by``, ``total_by``)."""
@@ -426,28 +436,30 @@ class Derived:
 
         Levels change only inside whole groups, so nothing but rents, threats and holdings moves.
         """
-        new = object.__new__(Derived)
-        new.key = (game, game.seq)
-        new.info, new.rules, new.teams = self.info, self.rules, self.teams
-        new.owner, new.mortgaged = self.owner, self.mortgaged
-        new.unowned, new.complete, new.mortgaged_by = self.unowned, self.complete, self.mortgaged_by
-        new.near, new.short_one = self.near, self.short_one
-        level = new.level = list(game.level)
-        old = self.level
-        rows = self.info.rents
-        rent = new.rent = list(self.rent)
-        top_by = new.top_by = list(self.top_by)
-        total_by = new.total_by = list(self.total_by)
-        owner, mortgaged = self.owner, self.mortgaged
+        return Derived(game, self.info, self)
+
+    def _relevel(self, game: Game, base: Derived) -> None:
+        self.key = (game, game.seq)
+        self.info, self.rules, self.teams = base.info, base.rules, base.teams
+        self.owner, self.mortgaged = base.owner, base.mortgaged
+        self.unowned, self.complete, self.mortgaged_by = base.unowned, base.complete, base.mortgaged_by
+        self.near, self.short_one = base.near, base.short_one
+        level = self.level = list(game.level)
+        old = base.level
+        rows = base.info.rents
+        rent = self.rent = list(base.rent)
+        top_by = self.top_by = list(base.top_by)
+        total_by = self.total_by = list(base.total_by)
+        owner, mortgaged = base.owner, base.mortgaged
         rescan: set[int] = set()
-        for j in self.info.companies:
+        for j in base.info.companies:
             lvl = level[j]
             if lvl == old[j]:
                 continue
             o = owner[j]
             if o is None or mortgaged[j]:
                 continue
-            group = self.info.group_members[j]
+            group = base.info.group_members[j]
             r = rows[j][lvl] if lvl else (rows[j][0] * 2 if all(owner[x] == o for x in group) else rows[j][0])
             before = rent[j]
             rent[j] = r
@@ -457,11 +469,12 @@ class Derived:
             elif before == top_by[o] and r < before:
                 rescan.add(o)
         for o in rescan:
-            top_by[o] = max(rent[j] for j in self.info.companies if owner[j] == o)
-        new._threats(game)
-        new.holding = [None] * game.seats
-        new.memo = {}
-        return new
+            top_by[o] = max(rent[j] for j in base.info.companies if owner[j] == o)
+        self._threats(game)
+        self.holding = [None] * game.seats
+        self.memo = {}
+        self.values = base.values
+        self.by_owner = base.by_owner
 
     def holding_value(self, game: Game, seat: int) -> float:
         v = self.holding[seat]
@@ -499,9 +512,18 @@ def derived(game: Game, info: BoardInfo) -> Derived:
             d = d.releveled(game)
             _LAST[0] = d
             return d
-    d = Derived(game, info)
-    _LAST[0] = d
-    return d
+    new = Derived(game, info)
+    if (
+        d is not None
+        and d.owner == new.owner
+        and d.info is info
+        and (d.rules is new.rules or d.rules == new.rules)
+        and d.teams == new.teams
+        and len(d.reserve) == game.seats
+    ):
+        new.by_owner = d.by_owner  # a mortgage changed, not who owns what
+    _LAST[0] = new
+    return new
 
 
 # ---------------------------------------------------------------------- legality mirrors of the engine
@@ -547,7 +569,10 @@ def can_sell(game: Game, info: BoardInfo, seat: int, i: int) -> bool:
 
 def group_has_buildings(game: Game, info: BoardInfo, i: int) -> bool:
     level = game.level
-    return any(level[j] for j in info.group_members[i])
+    for j in info.group_members[i]:  # noqa: SIM110 - a plain loop: ``any`` over a generator costs twice this
+        if level[j]:
+            return True
+    return False
 
 
 def can_mortgage(game: Game, info: BoardInfo, seat: int, i: int) -> bool:

@@ -6,7 +6,6 @@ board can charge) is the one number most choices turn on, so it is computed once
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, cast
 
 from opolyx.bots.base import Action, BaseBot, memory
@@ -427,15 +426,18 @@ class NormalBot(BaseBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
-        # The tables are held weakly: they refer to the game, and a strong reference from the seat's
-        # memory (itself keyed weakly by the game) would keep every finished game alive for good.
-        scan = (weakref.ref(d), game.round // 10, game.players[seat].cash // 2000)
+        scan = (d, game.round // 10, game.players[seat].cash // 2000)
         idle = mem.idle_scan
-        if idle is not None and not game.rules.teams and idle[0]() is d and idle[1:] == scan[1:]:
+        if idle is not None and not game.rules.teams and idle[0] is d and idle[1:] == scan[1:]:
             return None
-        if sum(1 for t in game.trades.values() if t.proposer == seat) >= game.rules.max_open_trades:
+        open_trades = sum(1 for t in game.trades.values() if t.proposer == seat) if game.trades else 0
+        if open_trades >= game.rules.max_open_trades:
             return None
-        collect = self.assembly_targets(game, info, seat) + self.collect_targets(game, info, seat)
+        # The targets follow from ownership and who is still in alone: kept with the tables they derive from.
+        key = (seat, tuple(game.eliminated))
+        collect = d.by_owner.get(key)
+        if collect is None:
+            collect = d.by_owner[key] = self.assembly_targets(game, info, seat) + self.collect_targets(game, info, seat)
         if not game.rules.teams and not d.near[seat] and not collect:
             mem.idle_scan = scan
             return None  # nothing to complete and nothing to collect
@@ -475,12 +477,15 @@ class NormalBot(BaseBot):
         from opolyx.engine.state import Offer
 
         cash = game.players[seat].cash
-        for missing, o in derived(game, info).near[seat]:  # groups one street short, held by a rival
+        d = derived(game, info)
+        for missing, o in d.near[seat]:  # groups one street short, held by a rival
             if game.players[o].out:
                 continue
             if not tradeable(game, info, o, missing):
                 continue
-            value = game.trade_value(Offer(0, (missing,)))
+            value = d.values.get(missing)
+            if value is None:
+                value = d.values[missing] = game.trade_value(Offer(0, (missing,)))
             take = Offer(0, (missing,))
             first = self._face_value_offer(game, info, seat, o, take, value, cash, res)
             if first is not None:
@@ -570,15 +575,20 @@ class NormalBot(BaseBot):
         from opolyx.engine.state import Offer
 
         cash = game.players[seat].cash
+        proposals = memory(game, seat).proposals
+        values = derived(game, info).values
         for j, o in targets:
-            if not tradeable(game, info, o, j):
-                continue
-            value = game.trade_value(Offer(0, (j,)))
-            before = memory(game, seat).proposals.get((o, (), (j,)))
+            # The cheap tests first (all but the last are free of side effects, so their order is free).
+            value = values.get(j)
+            if value is None:
+                value = values[j] = game.trade_value(Offer(0, (j,)))
+            before = proposals.get((o, (), (j,)))
             if before is not None and info.kind[j] == "street":
                 continue  # a street is asked for once, at face value
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)
             if price > 2 * value or cash - price < res + 1000:
+                continue
+            if not tradeable(game, info, o, j):
                 continue
             if not self._remember(game, seat, o, (), (j,), price):
                 continue
@@ -609,6 +619,11 @@ class NormalBot(BaseBot):
         if key in d.memo:
             c = cast("int | None", d.memo[key])
         else:
+            # The cash asked is never below half the value still owed in squares: when even that much
+            # is more than this seat can spare, the trade judgement (the dear part) need not be made.
+            give_value = game.trade_value(Offer(0, give_squares))
+            if int(-(-(value / 2 - give_value) // 100) * 100) > cash - res // 2:
+                return None
             c = d.memo[key] = self._cash_needed(game, info, seat, partner, give_squares, take, value)
         if c is None or c > cash - res // 2:
             return None

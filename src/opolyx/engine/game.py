@@ -39,8 +39,6 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from opolyx.engine import (
     auctions,
     building,
@@ -83,7 +81,6 @@ from opolyx.rules import CARD_BONUS_PERCENT, Board, Card, Rules, load_cards
 __all__ = ["JACKPOT_CHOICES", "THIRD_DIE_FACES", "TURN_CLOCK_PHASES", "Action", "Event", "Game"]
 
 
-@mypyc_attr(native_class=False)
 class Game(GameState):
     """A running game. Build one with :func:`opolyx.new_game`, never directly."""
 
@@ -101,7 +98,14 @@ class Game(GameState):
         deck: Sequence[str] | None = None,
         seat_info: Sequence[dict[str, Any]] | None = None,
         first_player: int | None = None,
+        _copy_of: Game | None = None,
     ) -> None:
+        if _copy_of is not None:
+            # ``copy``'s start in the compiled build, whose classes cannot be made without their constructor:
+            # the immutable values shared, every container then replaced by ``copy`` itself.
+            self._share_immutable(_copy_of)
+            return
+        self.bot_memory = {}
         self.rules = rules
         self.board = board
         self.seats = seats
@@ -239,7 +243,8 @@ class Game(GameState):
         handler(self, seat, action)
         if seat is not None:
             self.players[seat].missed_turns = 0
-        trades.lapse_invalid(self)
+        if self.trades:  # most actions happen with no offer open: skip the call
+            trades.lapse_invalid(self)
         self.seq += 1
         self.actions.append([seat, record])
         events, self._ev = self._ev, []
@@ -358,13 +363,14 @@ class Game(GameState):
     def copy(self, reseed: int | None = None) -> Game:
         """A fast independent copy for look-ahead. With ``reseed`` the future (dice, deck) is re-drawn,
         so a bot searching the copy cannot peek at the real game's coming dice or cards."""
-        g = Game.__new__(Game)
-        extra = self.__dict__
-        g.__dict__.update(extra)
-        if "rules" not in extra:
-            # Compiled build: the declared state lives in the native ``GameState`` layout, not in
-            # ``__dict__`` (which then holds only attributes added outside the declarations).
-            g._share_immutable(self)
+        if hasattr(self, "__dict__"):
+            # Pure Python: every attribute, those set outside the declarations included.
+            g = Game.__new__(Game)
+            g.__dict__.update(self.__dict__)
+        else:
+            # Compiled build: the declared state lives in the native ``GameState`` layout.
+            g = Game(self.rules, self.board, self.seats, self.seed, _copy_of=self)
+        g.bot_memory = {}
         g.players = [p.copy() for p in self.players]
         g.owner = list(self.owner)
         g.level = list(self.level)

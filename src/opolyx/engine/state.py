@@ -13,8 +13,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from mypy_extensions import mypyc_attr
-
 from opolyx.rules import Board, Card, Rules
 
 Event: TypeAlias = dict[str, Any]
@@ -69,7 +67,10 @@ class Debt:
 
     @property
     def amount(self) -> int:
-        return sum(c.amount for c in self.creditors)
+        creditors = self.creditors
+        if len(creditors) == 1:  # rent and tax: read on every pay step, so without a generator
+            return creditors[0].amount
+        return sum(c.amount for c in creditors)
 
     def to_public(self) -> dict[str, Any]:
         return {
@@ -159,7 +160,6 @@ class Murabaha:
     due_round: int
 
 
-@mypyc_attr(native_class=False)
 class GameState:
     """Everything a running game holds. ``Game`` builds it and adds the public API; the rule modules change
     it and report each change with ``_emit``."""
@@ -210,6 +210,9 @@ class GameState:
     setup: dict[str, Any]
     start_events: list[Event]
     _ev: list[Event]
+    #: What the bots remember about this game, per seat (their trade proposals, auction limits). Not part of
+    #: the state: never in ``snapshot``, saves or replays, and a ``copy`` starts with none.
+    bot_memory: dict[int, Any]
 
     @property
     def is_over(self) -> bool:

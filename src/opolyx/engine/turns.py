@@ -41,6 +41,8 @@ def dice(game: GameState, count: int) -> tuple[int, ...]:
             values.append(game.rng.randint(1, 6))
         return tuple(values)
     rnd = game.rng.random
+    if count == 2:  # the common case, without a generator (draws in the same order)
+        return (int(rnd() * 6) + 1, int(rnd() * 6) + 1)
     return tuple(int(rnd() * 6) + 1 for _ in range(count))
 
 
