@@ -85,3 +85,27 @@ def test_hard_mortgages_nothing_when_the_level_stays_out_of_reach() -> None:
     game.owner[1] = 0  # a lone brown street mortgages for only 300
     game.players[0].cash = 100
     assert make_bot("hard", 1, deterministic=True).choose(game, 0) == {"type": "roll"}
+
+
+def test_hard_never_alternates_mortgage_and_redemption_when_a_level_must_wait() -> None:
+    """A street rises one level per turn: once the group is built this turn, nothing is mortgaged for a
+    level that cannot be bought until the next turn, or redeeming it back would start the cycle again (a
+    Halal league game once looped here for ever)."""
+    game = classic()
+    for i in (31, 32, 34):  # green, whole, one level each, all raised this turn; a level costs 2000
+        game.owner[i] = 0
+        game.level[i] = 1
+    game.built.update((31, 32, 34))
+    game.owner[1] = 0
+    game.mortgaged[1] = True  # a lone brown street, mortgaged
+    game.owner[5] = 0  # a lone dealership
+    game.players[0].cash = 2000
+    hard = make_bot("hard", 1, deterministic=True)
+    seen = []
+    for _ in range(12):
+        action = hard.choose(game, 0)
+        seen.append(action["type"])
+        if action["type"] == "roll":
+            break
+        game.apply(0, action)
+    assert seen[-1] == "roll" and "mortgage" not in seen

@@ -103,7 +103,8 @@ class NormalBot(BaseBot):
                 return {"type": "mortgage", "square": square}
         best_redeem = None
         best_key = -1.0
-        for i in derived(game, info).mortgaged_by[seat]:
+        waiting = self.mortgage_to_build and self.level_wanted(game, info, seat) > 0
+        for i in () if waiting else derived(game, info).mortgaged_by[seat]:
             cost = redemption(game, info, i)
             if cash - cost < res + 500:
                 continue
@@ -139,6 +140,29 @@ class NormalBot(BaseBot):
                     best_gain, best = gain, i
         return best
 
+    def level_wanted(self, game: Game, info: BoardInfo, seat: int) -> int:
+        """The cost of the cheapest level below the third that the rules let ``seat`` build right now, cash
+        apart (0: none). Only such a level is worth mortgaging for, and while one waits, cash goes to it
+        rather than to redemptions; a level the rules refuse today (one level per street per turn,
+        uneven building, a mortgaged member) must not start a mortgage, or a redemption would undo it and
+        the two would alternate for ever."""
+        level, mortgaged, built = game.level, game.mortgaged, game.built
+        top = min(3, game.rules.max_level)
+        even = game.rules.even_building
+        cheapest = 0
+        for members in derived(game, info).complete[seat]:
+            if any(mortgaged[j] for j in members):
+                continue
+            low = min(level[j] for j in members)
+            for j in members:
+                lvl = level[j]
+                if lvl >= top or j in built or (even and lvl > low):
+                    continue
+                cost = info.level_cost[j]
+                if cheapest == 0 or cost < cheapest:
+                    cheapest = cost
+        return cheapest
+
     def mortgage_for_build(self, game: Game, info: BoardInfo, seat: int, budget: int) -> int | None:
         """A lone company to mortgage so that a whole group can reach its third level now.
 
@@ -147,17 +171,7 @@ class NormalBot(BaseBot):
         level on a complete group pays for the redemption fee many times over. Only starts when the lone
         holdings together cover the shortfall, so nothing is mortgaged for a level that cannot be bought.
         """
-        level = game.level
-        target_cost = 0
-        for members in derived(game, info).complete[seat]:
-            if any(game.mortgaged[j] for j in members):
-                continue
-            low = min(level[j] for j in members)
-            if low >= 3:
-                continue
-            cost = min(info.level_cost[j] for j in members if level[j] == low)
-            if target_cost == 0 or cost < target_cost:
-                target_cost = cost
+        target_cost = self.level_wanted(game, info, seat)
         if target_cost == 0 or target_cost <= budget:
             return None
         owner = game.owner
