@@ -105,7 +105,7 @@ class Population:
         self.setup = asyncio.Semaphore(16)
 
     async def session(self, name: str) -> str:
-        r = await self.http.post("/api/session", json={"nickname": name}, headers={"Origin": self.base})
+        r = await self.http.post("/api/session", json={"nickname": name, "token": True}, headers={"Origin": self.base})
         r.raise_for_status()
         return str(r.json()["token"])
 
@@ -514,6 +514,11 @@ def main() -> None:
         extra = dict(x.split("=", 1) for x in args.server_env)
         extra.setdefault("OPOLYX_RATE_CHAT_BURST", "100000")
         extra.setdefault("OPOLYX_RATE_CHAT_PER_SECOND", "100000")
+        # Every client comes from 127.0.0.1, so the per-address caps meant for the open internet go.
+        extra.setdefault("OPOLYX_MAX_SOCKETS_PER_ADDRESS", "1000000")
+        extra.setdefault("OPOLYX_MAX_WAITING_ROOMS_PER_ADDRESS", "1000000")
+        # uvicorn's cap on open connections (2,000 by default) counts WebSockets: lift it to the fd limit.
+        extra.setdefault("OPOLYX_HTTP_LIMIT_CONCURRENCY", "20000")
         if args.redis:
             extra["OPOLYX_REDIS_URL"] = args.redis
         with tempfile.TemporaryDirectory() as tmp:
