@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import re
@@ -32,6 +31,7 @@ from opolyx.server.engine_api import JSON, EngineApi, GameLike
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.metrics import ServerMetrics
 from opolyx.server.settings import Settings
+from opolyx.server.wire import dumps
 from opolyx.storage import (
     FINISHED,
     RUNNING,
@@ -63,10 +63,6 @@ def out_seats(snapshot: JSON) -> set[int]:
 def pending_seats(snapshot: JSON) -> list[int]:
     """Seats the engine waits for, first come first: the clocked decision, then trade answers."""
     return list(dict.fromkeys(entry["seat"] for entry in snapshot["pending"]))
-
-
-def dumps(payload: Any) -> str:
-    return json.dumps(payload, separators=(",", ":"), default=str)
 
 
 def bot_number(name: str) -> int | None:
