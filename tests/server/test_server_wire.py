@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from opolyx.server.wire import dumps, loads
+from opolyx.server.wire import dumps, fragment, loads
 
 
 def test_frames_parse_back_to_what_was_sent_including_names_in_any_script() -> None:
@@ -16,8 +16,9 @@ def test_frames_parse_back_to_what_was_sent_including_names_in_any_script() -> N
 
 def test_values_orjson_refuses_still_make_a_frame() -> None:
     # A client may echo any JSON number as its ``ref``; one beyond 64 bits must not lose the frame.
-    frame = {"type": "events", "ref": 2**70, "squares": {3: "rent"}}
-    assert json.loads(dumps(frame)) == {"type": "events", "ref": 2**70, "squares": {"3": "rent"}}
+    frame = {"type": "snapshot", "ref": -(2**70), "squares": {3: "rent"}, "history": [fragment({"seq": 1})]}
+    expected = {"type": "snapshot", "ref": -(2**70), "squares": {"3": "rent"}, "history": [{"seq": 1}]}
+    assert json.loads(dumps(frame)) == expected
 
 
 def test_timestamps_are_written_as_the_standard_library_wrote_them() -> None:

@@ -7,6 +7,7 @@ Nothing here is a module-level singleton: the store, rate limiter, hubs and sign
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 from collections.abc import AsyncIterator, Callable
@@ -121,6 +122,10 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
             await rooms.start_cluster()
             restored = await rooms.restore()
             rooms.start_checkpoints()
+            # What exists now (modules, routes, restored games) lives as long as the process: leave it
+            # out of the garbage collector's full passes, which stall every room while they scan.
+            gc.collect()
+            gc.freeze()
             # "ready" is said by the server once its port is bound (serving.ReadyServer).
             agents = mcp_endpoint.running() if mcp_endpoint is not None else contextlib.nullcontext()
             await stack.enter_async_context(agents)
