@@ -26,6 +26,7 @@ from starlette.routing import Route
 
 from opolyx.server import errors as E
 from opolyx.server.cluster import Cluster
+from opolyx.server.collector import FullCollections
 from opolyx.server.engine_api import EngineApi, load_engine
 from opolyx.server.errors import ApiError
 from opolyx.server.guard import GuardMiddleware
@@ -132,6 +133,9 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
             log.info(
                 "opolyx: %d unfinished games restored%s", restored, f"; cluster node {cluster.node}" if cluster else ""
             )
+            collections = FullCollections(settings.gc_full_seconds)
+            stack.push_async_callback(collections.stop)
+            collections.start()
             try:
                 yield
             finally:
