@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -105,7 +106,7 @@ class Population:
         self.setup = asyncio.Semaphore(16)
 
     async def session(self, name: str) -> str:
-        r = await self.http.post("/api/session", json={"nickname": name}, headers={"Origin": self.base})
+        r = await self.http.post("/api/session", json={"nickname": name, "token": True}, headers={"Origin": self.base})
         r.raise_for_status()
         return str(r.json()["token"])
 
@@ -271,6 +272,9 @@ def worker(pipe: Connection, base: str, behaviour: Behaviour, seed: int) -> None
     """A client process: obeys the parent's commands (grow, measure, report, stop) over a pipe."""
 
     async def run() -> None:
+        # A full garbage collection over a thousand client sockets pauses this process for hundreds of
+        # milliseconds, which would be counted as the server's latency: this short-lived process skips them.
+        gc.set_threshold(700, 10, 2**31 - 1)
         pop = Population(base, behaviour, seed)
         loop = asyncio.get_running_loop()
         cpu_start = time.process_time()
@@ -283,6 +287,7 @@ def worker(pipe: Connection, base: str, behaviour: Behaviour, seed: int) -> None
                     except Exception as exc:  # reported, not swallowed: the parent stops the run
                         pipe.send(("failed", repr(exc)))
                         continue
+                    gc.freeze()
                     pipe.send(("grown", pop.connected))
                 elif command == "measure":
                     pop.tally, pop.measuring = Tally(), True
@@ -514,6 +519,11 @@ def main() -> None:
         extra = dict(x.split("=", 1) for x in args.server_env)
         extra.setdefault("OPOLYX_RATE_CHAT_BURST", "100000")
         extra.setdefault("OPOLYX_RATE_CHAT_PER_SECOND", "100000")
+        # Every client comes from 127.0.0.1, so the per-address caps meant for the open internet go.
+        extra.setdefault("OPOLYX_MAX_SOCKETS_PER_ADDRESS", "1000000")
+        extra.setdefault("OPOLYX_MAX_WAITING_ROOMS_PER_ADDRESS", "1000000")
+        # uvicorn's cap on open connections (2,000 by default) counts WebSockets: lift it to the fd limit.
+        extra.setdefault("OPOLYX_HTTP_LIMIT_CONCURRENCY", "20000")
         if args.redis:
             extra["OPOLYX_REDIS_URL"] = args.redis
         with tempfile.TemporaryDirectory() as tmp:

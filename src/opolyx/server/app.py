@@ -7,6 +7,7 @@ Nothing here is a module-level singleton: the store, rate limiter, hubs and sign
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 from collections.abc import AsyncIterator, Callable
@@ -25,6 +26,7 @@ from starlette.routing import Route
 
 from opolyx.server import errors as E
 from opolyx.server.cluster import Cluster
+from opolyx.server.collector import FullCollections
 from opolyx.server.engine_api import EngineApi, load_engine
 from opolyx.server.errors import ApiError
 from opolyx.server.guard import GuardMiddleware
@@ -121,12 +123,19 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
             await rooms.start_cluster()
             restored = await rooms.restore()
             rooms.start_checkpoints()
+            # What exists now (modules, routes, restored games) lives as long as the process: leave it
+            # out of the garbage collector's full passes, which stall every room while they scan.
+            gc.collect()
+            gc.freeze()
             # "ready" is said by the server once its port is bound (serving.ReadyServer).
             agents = mcp_endpoint.running() if mcp_endpoint is not None else contextlib.nullcontext()
             await stack.enter_async_context(agents)
             log.info(
                 "opolyx: %d unfinished games restored%s", restored, f"; cluster node {cluster.node}" if cluster else ""
             )
+            collections = FullCollections(settings.gc_full_seconds)
+            stack.push_async_callback(collections.stop)
+            collections.start()
             try:
                 yield
             finally:

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from opolyx.server.hub import Peer
+from opolyx.server.wire import dumps, loads
 from opolyx.storage import UserRecord
 
 if TYPE_CHECKING:
@@ -189,7 +189,7 @@ class Cluster:
             outbox, self._outbox = self._outbox, {}
             for node, messages in outbox.items():
                 try:
-                    await self.redis.publish(CHANNEL + node, json.dumps({"from": self.node, "m": messages}))
+                    await self.redis.publish(CHANNEL + node, dumps({"from": self.node, "m": messages}))
                 except Exception:
                     log.exception("could not publish %d messages to node %s", len(messages), node)
 
@@ -199,7 +199,7 @@ class Cluster:
                 async for raw in pubsub.listen():
                     if raw.get("type") != "message":
                         continue
-                    batch = json.loads(raw["data"])
+                    batch = loads(raw["data"])
                     sender = str(batch.get("from"))
                     for message in batch.get("m") or []:
                         if message.get("t") == "reply":

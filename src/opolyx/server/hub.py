@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import re
@@ -32,6 +31,7 @@ from opolyx.server.engine_api import JSON, EngineApi, GameLike
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.metrics import ServerMetrics
 from opolyx.server.settings import Settings
+from opolyx.server.wire import Fragment, dumps, fragment
 from opolyx.storage import (
     FINISHED,
     RUNNING,
@@ -63,10 +63,6 @@ def out_seats(snapshot: JSON) -> set[int]:
 def pending_seats(snapshot: JSON) -> list[int]:
     """Seats the engine waits for, first come first: the clocked decision, then trade answers."""
     return list(dict.fromkeys(entry["seat"] for entry in snapshot["pending"]))
-
-
-def dumps(payload: Any) -> str:
-    return json.dumps(payload, separators=(",", ":"), default=str)
 
 
 def bot_number(name: str) -> int | None:
@@ -165,7 +161,9 @@ class RoomHub:
         # What clients see of the game: the engine's public snapshot, with the names of seats that a
         # bot took over (computed once per change, shared by every frame).
         self.view: JSON | None = None
-        self.history: deque[JSON] = deque(maxlen=HISTORY_LIMIT)
+        # Kept as encoded JSON: hundreds of rooms times 300 events as dicts were most of the objects the
+        # garbage collector's full passes scan (and stall every room for) at a few thousand players.
+        self.history: deque[Fragment] = deque(maxlen=HISTORY_LIMIT)
         self.conns: set[Peer] = set()
         self.clocks = ClockBook(ctx.settings.clock_scale)
         self.chat_log: deque[JSON] = deque(maxlen=ctx.settings.chat_history)
@@ -246,7 +244,7 @@ class RoomHub:
 
     def _remember(self, seq: int, events: list[JSON]) -> None:
         for event in events:
-            self.history.append({"seq": seq, "event": event})
+            self.history.append(fragment({"seq": seq, "event": event}))
 
     # --- views ---------------------------------------------------------------------------------------
 

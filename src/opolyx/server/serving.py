@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -74,6 +75,14 @@ class ReadyServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, ready_line: str) -> None:
         super().__init__(config)
         self.ready_line = ready_line
+        # Called once the server has stopped: uvicorn re-raises a caught SIGTERM after that, so code
+        # placed after ``run()`` would never see a signalled stop.
+        self.on_stopped: Callable[[], None] | None = None
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().shutdown(sockets)
+        if self.on_stopped is not None:
+            self.on_stopped()
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)

@@ -129,6 +129,11 @@ class Settings(BaseSettings):
     # ``Authorization: Bearer <metrics_token>`` when a token is set. By default only this machine.
     metrics_allow: str = "127.0.0.1/32,::1/128"
     metrics_token: str = ""
+    # Seconds between Python's full garbage collections, each a pause of every room (0: Python decides).
+    gc_full_seconds: float = 300.0
+    # Measuring only: write a cProfile of the serving thread's CPU time (not wall time, which a shared
+    # machine inflates) to this path when ``opolyx serve`` stops; one process only.
+    cpu_profile: str = ""
 
     web_dir: Path | None = Field(default=None)
 

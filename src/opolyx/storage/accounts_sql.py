@@ -37,6 +37,12 @@ from opolyx.storage.tables import (
 DELETED_NAME = "—"
 # A session's last_seen_at is refreshed at most this often (one write per request would be wasteful).
 SEEN_RESOLUTION = timedelta(minutes=5)
+# Looked up for every request and socket a session opens; built once (see sql.py on prepared statements).
+_LIVE_SESSION_BY_HASH = sessions.select().where(
+    sessions.c.token_hash == sa.bindparam("token_hash"),
+    sessions.c.revoked_at.is_(None),
+    sessions.c.expires_at > sa.bindparam("now"),
+)
 
 
 def _now() -> datetime:
@@ -89,13 +95,7 @@ class AccountsSql:
     async def session_by_token(self, token_hash: str, now: datetime) -> SessionRecord | None:
         async with self.engine.connect() as conn:
             row = (
-                await conn.execute(
-                    sessions.select().where(
-                        sessions.c.token_hash == token_hash,
-                        sessions.c.revoked_at.is_(None),
-                        sessions.c.expires_at > now,
-                    )
-                )
+                await conn.execute(_LIVE_SESSION_BY_HASH, {"token_hash": token_hash, "now": now})
             ).first()
         if row is None:
             return None

@@ -51,6 +51,14 @@ Conn = Any
 # Any constant works; it only has to be the same for every server process sharing a database.
 _MIGRATION_LOCK = 0x6F706F6C79
 
+# Statements run for every action, chat message and opened socket, built once with bound parameters:
+# SQLAlchemy then finds them in its compiled cache without building and keying a new statement per
+# call, which cost several times the query itself (about 60 µs against 11 µs on SQLite).
+_INSERT_ACTIONS = actions.insert()
+_INSERT_CHAT = chat_messages.insert()
+_USER_BY_ID = users.select().where(users.c.id == sa.bindparam("uid"))
+_SAVE_CLOCKS = rooms.update().where(rooms.c.id == sa.bindparam("rid")).values(clocks=sa.bindparam("c"))
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -237,7 +245,7 @@ class SqlStore(AccountsSql, Store):
 
     async def get_user(self, user_id: str) -> UserRecord | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(users.select().where(users.c.id == user_id))).first()
+            row = (await conn.execute(_USER_BY_ID, {"uid": user_id})).first()
         if row is None or row.deleted_at is not None:
             return None
         return UserRecord(
@@ -501,15 +509,14 @@ class SqlStore(AccountsSql, Store):
     async def _write_appends(self, batch: Sequence[_Append]) -> None:
         now = _now()
         async with self.engine.begin() as conn:
-            await conn.execute(actions.insert(), [item.row(now) for item in batch])
+            await conn.execute(_INSERT_ACTIONS, [item.row(now) for item in batch])
             latest = {item.room_id: item.clocks for item in batch if item.clocks is not None}
             if latest:
                 await self._write_clocks(conn, latest)
 
     @staticmethod
     async def _write_clocks(conn: Conn, clocks: Mapping[str, JSON]) -> None:
-        stmt = rooms.update().where(rooms.c.id == sa.bindparam("rid")).values(clocks=sa.bindparam("c"))
-        await conn.execute(stmt, [{"rid": rid, "c": c} for rid, c in clocks.items()])
+        await conn.execute(_SAVE_CLOCKS, [{"rid": rid, "c": c} for rid, c in clocks.items()])
 
     async def load_actions(self, room_id: str) -> list[ActionRecord]:
         async with self.engine.connect() as conn:
@@ -522,7 +529,7 @@ class SqlStore(AccountsSql, Store):
 
     async def save_clocks(self, room_id: str, clocks: JSON) -> None:
         async with self.engine.begin() as conn:
-            await conn.execute(rooms.update().where(rooms.c.id == room_id).values(clocks=clocks))
+            await conn.execute(_SAVE_CLOCKS, {"rid": room_id, "c": clocks})
 
     async def save_clocks_many(self, clocks: Mapping[str, JSON]) -> None:
         if not clocks:
@@ -573,15 +580,16 @@ class SqlStore(AccountsSql, Store):
     async def add_chat(self, room_id: str, message: ChatRecord) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(
-                chat_messages.insert().values(
-                    room_id=room_id,
-                    user_id=message.user_id,
-                    name=message.name,
-                    seat=message.seat,
-                    spectator=message.spectator,
-                    text=message.text,
-                    at=message.at,
-                )
+                _INSERT_CHAT,
+                {
+                    "room_id": room_id,
+                    "user_id": message.user_id,
+                    "name": message.name,
+                    "seat": message.seat,
+                    "spectator": message.spectator,
+                    "text": message.text,
+                    "at": message.at,
+                },
             )
 
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatRecord]:
