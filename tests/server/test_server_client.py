@@ -49,7 +49,9 @@ async def test_the_client_reconnects_and_plays_on_to_the_end(server: ThreadServe
                     frame = await table.act(choose(table.legal, rng))
                     assert frame["type"] == "events" and frame["seq"] <= table.seq
                 except OpolyxError as exc:
-                    assert exc.code in ("stale_state", "connection_lost"), exc
+                    # Acting on a view one frame old: the state moved on, the socket was lost, or the
+                    # other seat's last action ended the game before this one arrived.
+                    assert exc.code in ("stale_state", "connection_lost", "game_not_running"), exc
             assert dropped
             assert table.result is not None and table.result["placements"]
         assert (await client.room(room.id)).status == "finished"
