@@ -41,9 +41,12 @@ def test_compiled_engine_replays_the_golden_games(tmp_path: Path) -> None:
     ).stdout.split()
     assert all(path.startswith(str(src)) and path.endswith(".so") for path in where), where
     tests = subprocess.run(
+        # The golden games, and the refusals: a wrong type from a caller must meet the same error code
+        # compiled (where typed parameters are checked at the call) as in pure Python.
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/engine/golden",
-         "tests/engine/fastpath", "tests/bots/test_bots_legal.py", "-k",
-         "golden or fastpath or reproducible or full_games"],
+         "tests/engine/fastpath", "tests/bots/test_bots_legal.py", "tests/engine/scenarios/test_turn_flow.py",
+         "tests/engine/modes/test_mode_team.py", "tests/engine/property/test_random_games.py", "-k",
+         "golden or fastpath or reproducible or full_games or refused or refuses_layouts or invariants"],
         cwd=ROOT, capture_output=True, text=True, check=False, env=env,
     )
     assert tests.returncode == 0, tests.stdout[-3000:]

@@ -119,6 +119,9 @@ class Game(GameState):
             team = info.get("team")
             if team is None and rules.teams:
                 team = seat % 2
+            if team is not None and (not isinstance(team, int) or isinstance(team, bool)):
+                # Refused here, before ``Player`` is built: the compiled build checks its field types.
+                raise IllegalAction("bad_teams", "a seat's team is an integer")
             self.players.append(
                 Player(
                     seat=seat,
@@ -183,8 +186,12 @@ class Game(GameState):
 
     # ------------------------------------------------------------------ public API
 
-    def apply(self, seat: int | None, action: Action) -> list[Event]:
-        """Apply one action for ``seat`` (``None`` for system actions) and return the events it caused."""
+    def apply(self, seat: object, action: object) -> list[Event]:
+        """Apply one action for ``seat`` (``None`` for system actions) and return the events it caused.
+
+        Both are typed ``object`` because callers pass untrusted input: a wrong type is refused with its
+        code (``bad_action``, ``bad_seat``), also in the compiled build, which would otherwise raise a
+        ``TypeError`` at the call."""
         if not isinstance(action, dict):
             raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
         return self._carry_out(seat, action, dict(action))
@@ -195,7 +202,7 @@ class Game(GameState):
         action = codes.decode(code)
         return self._carry_out(seat, action, action)
 
-    def legal_codes(self, seat: int) -> list[int]:
+    def legal_codes(self, seat: object) -> list[int]:
         """``legal_actions(seat)`` as codes, in the same order; ``propose_trade`` has no code and is left out
         (so the trade template, the dearest part of the listing, is never computed here)."""
         if (
@@ -220,7 +227,7 @@ class Game(GameState):
         out.append(kinds.RESIGN)
         return out
 
-    def _carry_out(self, seat: int | None, action: Action, record: Action) -> list[Event]:
+    def _carry_out(self, seat: object, action: Action, record: Action) -> list[Event]:
         """Check who may send ``action``, run its handler and record ``record`` (``action`` or a private copy
         of it, so a caller changing its dict afterwards cannot rewrite the game's history)."""
         kind = action.get("type")
@@ -250,7 +257,7 @@ class Game(GameState):
         events, self._ev = self._ev, []
         return events
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: object) -> list[Action]:
         """Every action ``seat`` may take now. ``propose_trade`` appears once, as a described template."""
         if (
             self.result is not None
