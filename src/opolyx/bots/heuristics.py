@@ -494,33 +494,25 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     mortgages (compared by content, so the answer never depends on which game asked before).
     """
     d = _LAST[0]
-    if d is not None:
-        key = d.key
-        if key[0] is game and key[1] == game.seq:
-            return d
-        if (
-            d.owner == game.owner
-            and d.mortgaged == game.mortgaged
-            and d.info is info
-            and (d.rules is game.rules or d.rules == game.rules)
-            and d.teams == _teams_key(game)
-            and len(d.reserve) == game.seats
-        ):
-            if d.level == game.level:
-                d.key = (game, game.seq)
-                return d
-            d = d.releveled(game)
-            _LAST[0] = d
-            return d
-    new = Derived(game, info)
-    if (
+    if d is not None and d.key[0] is game and d.key[1] == game.seq:
+        return d
+    same_owners = (
         d is not None
-        and d.owner == new.owner
+        and d.owner == game.owner
         and d.info is info
-        and (d.rules is new.rules or d.rules == new.rules)
-        and d.teams == new.teams
+        and (d.rules is game.rules or d.rules == game.rules)
+        and d.teams == _teams_key(game)
         and len(d.reserve) == game.seats
-    ):
+    )
+    if same_owners and d is not None and d.mortgaged == game.mortgaged:
+        if d.level == game.level:
+            d.key = (game, game.seq)
+            return d
+        d = d.releveled(game)
+        _LAST[0] = d
+        return d
+    new = Derived(game, info)
+    if same_owners and d is not None:
         new.by_owner = d.by_owner  # a mortgage changed, not who owns what
     _LAST[0] = new
     return new

@@ -93,18 +93,19 @@ class NormalBot(BaseBot):
             return None
         budget = cash - int(res * build_share)
         build = self.best_build(game, info, seat, budget)
+        wanted = 0
         if self.mortgage_to_build:
             # Levels before redemptions, or the lone companies mortgaged for a level would be redeemed
             # straight back (and mortgaged again) at the redemption fee each time.
             if build is not None:
                 return {"type": "build", "square": build}
-            square = self.mortgage_for_build(game, info, seat, budget)
+            wanted = self.level_wanted(game, info, seat)
+            square = self.mortgage_for_build(game, info, seat, wanted - budget)
             if square is not None:
                 return {"type": "mortgage", "square": square}
         best_redeem = None
         best_key = -1.0
-        waiting = self.mortgage_to_build and self.level_wanted(game, info, seat) > 0
-        for i in () if waiting else derived(game, info).mortgaged_by[seat]:
+        for i in () if wanted else derived(game, info).mortgaged_by[seat]:  # cash waits for the level
             cost = redemption(game, info, i)
             if cash - cost < res + 500:
                 continue
@@ -163,16 +164,16 @@ class NormalBot(BaseBot):
                     cheapest = cost
         return cheapest
 
-    def mortgage_for_build(self, game: Game, info: BoardInfo, seat: int, budget: int) -> int | None:
-        """A lone company to mortgage so that a whole group can reach its third level now.
+    def mortgage_for_build(self, game: Game, info: BoardInfo, seat: int, shortfall: int) -> int | None:
+        """A lone company to mortgage so that a whole group can reach its third level now, ``shortfall``
+        being what the cheapest such level (:meth:`level_wanted`) costs beyond the building budget.
 
         The third level is where rent jumps (SPEC.md 3's rent tables roughly triple from one to three
         levels), and a lone street or a single dealership earns little: turning its mortgage value into a
         level on a complete group pays for the redemption fee many times over. Only starts when the lone
         holdings together cover the shortfall, so nothing is mortgaged for a level that cannot be bought.
         """
-        target_cost = self.level_wanted(game, info, seat)
-        if target_cost == 0 or target_cost <= budget:
+        if shortfall <= 0:
             return None
         owner = game.owner
         candidates: list[tuple[tuple[int, int], int]] = []
@@ -189,7 +190,7 @@ class NormalBot(BaseBot):
             else:
                 cls = 0
             candidates.append(((cls, info.price[i]), i))
-        if sum(info.price[i] // 2 for _k, i in candidates) < target_cost - budget:
+        if sum(info.price[i] // 2 for _k, i in candidates) < shortfall:
             return None
         return min(candidates)[1] if candidates else None
 

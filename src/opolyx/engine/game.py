@@ -116,12 +116,9 @@ class Game(GameState):
         infos = list(seat_info) if seat_info else []
         for seat in range(seats):
             info = infos[seat] if seat < len(infos) and infos[seat] else {}
-            team = info.get("team")
+            team = teams.check_team(info.get("team"))
             if team is None and rules.teams:
                 team = seat % 2
-            if team is not None and (not isinstance(team, int) or isinstance(team, bool)):
-                # Refused here, before ``Player`` is built: the compiled build checks its field types.
-                raise IllegalAction("bad_teams", "a seat's team is an integer")
             self.players.append(
                 Player(
                     seat=seat,

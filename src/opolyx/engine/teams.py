@@ -19,14 +19,20 @@ def allies(game: GameState, a: int, b: int) -> bool:
     return game.players[a].team is not None and game.players[a].team == game.players[b].team
 
 
-def check_layout(teams: Sequence[object]) -> None:
+def check_team(team: object) -> int | None:
+    """A seat's team as given: an integer, or None for none. Checked before the player record is built,
+    whose typed field the compiled build would otherwise refuse with a ``TypeError``."""
+    if team is not None and (not isinstance(team, int) or isinstance(team, bool)):
+        raise IllegalAction("bad_teams", "a seat's team is an integer")
+    return team
+
+
+def check_layout(teams: Sequence[int | None]) -> None:
     """Refuse any seating but two equal sides with seats alternating (SPEC.md 19b).
 
     Anything else breaks the mode: one team everywhere means nobody ever pays rent, and neighbours on the
     same side would play two turns in a row for their team.
     """
-    if any(not isinstance(t, int) or isinstance(t, bool) for t in teams):
-        raise IllegalAction("bad_teams", "a seat's team is an integer")
     sides = set(teams)
     alternating = all(teams[s] != teams[(s + 1) % len(teams)] for s in range(len(teams)))
     if len(sides) != 2 or not alternating:
