@@ -8,6 +8,8 @@ only when behind at the very end of a net-worth race.
 from __future__ import annotations
 
 from opolyx.bots import make_bot
+from opolyx.bots.base import memory
+from opolyx.bots.hard import HardBot
 from opolyx.engine.game import Game
 from opolyx.engine.setup import new_game
 from opolyx.engine.state import Offer, Trade
@@ -109,3 +111,25 @@ def test_hard_never_alternates_mortgage_and_redemption_when_a_level_must_wait() 
             break
         game.apply(0, action)
     assert seen[-1] == "roll" and "mortgage" not in seen
+
+
+
+def test_hard_look_ahead_reprices_a_turned_down_ask_at_once() -> None:
+    """Asked at face value for the street that completes its group and turned down, the heuristic waits ten
+    rounds before asking again; the searching hard bot weighs the partner's price on its next turn."""
+    picks = {}
+    for lookahead in (True, False):
+        game = classic()
+        game.owner[16] = game.owner[18] = 0
+        game.owner[19] = 2
+        # What the bot remembers after its face-value ask (2000) was turned down on an earlier turn.
+        memory(game, 0).proposals[(2, (), (19,))] = (game.round, 2000)
+        picks[lookahead] = HardBot(1, deterministic=True, lookahead=lookahead).choose(game, 0)
+        if lookahead:
+            game.apply(0, picks[lookahead])  # legal and fair
+            answer = make_bot("normal", 2).choose(game, 2)
+            assert answer["type"] == "accept_trade"  # priced for the partner's own judgement
+    priced = picks[True]
+    assert priced["type"] == "propose_trade" and priced["to"] == 2 and priced["take"]["squares"] == [19]
+    assert priced["give"]["cash"] > 2000
+    assert picks[False]["type"] != "propose_trade"  # without the search: ten rounds to wait

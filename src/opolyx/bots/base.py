@@ -43,6 +43,8 @@ class SeatMemory:
     #: What the last trade scan that found nothing was made on (tables, ten-round window, cash band): while
     #: those stand, scanning again would find nothing again, so a turn costs microseconds, not a scan.
     idle_scan: tuple[object, int, int] | None = None
+    #: street → round the hard bot's look-ahead last weighed a priced offer for it (see HardBot.on_turn)
+    repriced: dict[int, int] = field(default_factory=dict)
 
 
 def memory(game: Game, seat: int) -> SeatMemory:

@@ -35,9 +35,11 @@ from opolyx.bots.heuristics import (
     marginal_value,
     reserve,
     standing,
+    tradeable,
 )
 from opolyx.bots.loop import next_seat
 from opolyx.bots.normal import NormalBot
+from opolyx.engine.state import Offer
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -51,6 +53,8 @@ DEFAULT_BUDGET_MS = 30.0
 HARD_LIMIT_MS = 50.0
 #: Money head start for the normal heuristic's own choice.
 PRIOR = 300.0
+#: Rounds before the look-ahead weighs a priced offer for the same street again.
+REPRICE_ROUNDS = 3
 #: A rollout stops after this many engine steps even short of its horizon (long auctions, pay steps).
 MAX_ROLLOUT_STEPS = 300
 
@@ -85,7 +89,7 @@ class HardBot(NormalBot):
     #: Score rollouts by :func:`standing` (every level and mortgage counted) rather than holding value.
     full_standing = True
     #: The decisions searched by rollouts (the others follow the heuristics).
-    search: frozenset[str] = frozenset({"buy", "auction", "trade", "jail"})
+    search: frozenset[str] = frozenset({"buy", "auction", "trade", "jail", "propose"})
     #: Scoring against the rivals: this share of the richest rival, the rest of their mean.
     leader_weight = 0.5
 
@@ -196,6 +200,71 @@ class HardBot(NormalBot):
         return best
 
     # ------------------------------------------------------------------ key decisions
+
+    def on_turn(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        """The heuristic's move, or, once a rival has turned down the face-value ask for the street that
+        completes one of our groups, the priced offer at once when the rollouts say it pays.
+
+        The heuristic waits ten rounds before asking again; a group completed ten rounds earlier is
+        worth a lot of rent, but paying the partner's price is not always worth it: the look-ahead
+        decides, the recipient in each rollout answering with the normal judgement.
+        """
+        normal = super().on_turn(game, info, seat)
+        if not self.lookahead or "propose" not in self.search or game.rules.teams:
+            return normal
+        offers = self._repriced_offers(game, info, seat, reserve(game, info, seat))
+        if not offers:
+            return normal
+        options: list[Action] = [normal, *offers]
+        if normal["type"] == "propose_trade":
+            options.append(self._without_proposal(game, info, seat))
+        pick = self.compare(game, seat, options, 0, "propose")
+        if pick != 0 and options[pick]["type"] == "propose_trade":
+            chosen = options[pick]
+            mem = memory(game, seat)
+            mem.proposals[(chosen["to"], tuple(chosen["give"]["squares"]), tuple(chosen["take"]["squares"]))] = (
+                game.round, chosen["give"]["cash"])
+            mem.last_proposal_turn = game.turn_no
+        return options[pick]
+
+    def _repriced_offers(self, game: Game, info: BoardInfo, seat: int, res: int) -> list[Action]:
+        """Priced offers (the least cash the partner's judgement should take) for streets whose
+        face-value ask was turned down, each at most once per price."""
+        if game.trades and any(t.proposer == seat for t in game.trades.values()):
+            return []
+        mem = memory(game, seat)
+        if mem.last_proposal_turn == game.turn_no or not mem.proposals:
+            return []
+        d = derived(game, info)
+        cash = game.players[seat].cash
+        offers: list[Action] = []
+        for missing, o in d.near[seat]:
+            take = (missing,)
+            before = mem.proposals.get((o, (), take))
+            if before is None or game.players[o].out or game.round - mem.repriced.get(missing, -99) < REPRICE_ROUNDS:
+                continue
+            if not tradeable(game, info, o, missing):
+                continue
+            value = d.values.get(missing)
+            if value is None:
+                value = d.values[missing] = game.trade_value(Offer(0, take))
+            offer = self._cash_for(game, info, seat, o, (), Offer(0, take), value, cash, res)
+            if offer is None or offer.cash <= before[1]:
+                continue
+            mem.repriced[missing] = game.round
+            offers.append({"type": "propose_trade", "to": o, "give": offer.to_public(),
+                           "take": {"cash": 0, "squares": [missing]}})
+        return offers
+
+    def _without_proposal(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        """What the turn does when it proposes nothing (the heuristic's jail choice: no nested search)."""
+        res = reserve(game, info, seat)
+        action = self.manage(game, info, seat, res)
+        if action is not None:
+            return action
+        if game.players[seat].in_jail:
+            return NormalBot.jail_choice(self, game, info, seat, res)
+        return {"type": "roll"}
 
     def jail_choice(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:
         normal = super().jail_choice(game, info, seat, res)
