@@ -66,7 +66,7 @@ def teleport(game: GameState, seat: int, target: int) -> None:
     p = game.players[seat]
     start = p.position
     p.position = target
-    game._emit("teleported", seat=seat, to=target, **{"from": start})
+    game._emit_data("teleported", {"seat": seat, "to": target, "from": start})
     game.phase = "resolving"
     if target == 0:
         turns.pay_salary(game, seat, landed=True)

@@ -301,6 +301,12 @@ class GameState:
 
     def _emit(self, kind: str, **data: Any) -> None:
         """Record an event of this action (the rule modules report everything they do through here)."""
+        self._emit_data(kind, data)
+
+    def _emit_data(self, kind: str, data: Event) -> None:
+        """``_emit`` for an event whose fields are already in a dict of its own (taken over, not copied).
+        Compiled, a call that spreads a dict into ``_emit``'s keywords (``**extra``, a key like ``from``) is
+        a generic Python call that builds the fields three times; this is a direct one."""
         data["type"] = kind
         self._ev.append(data)
 

@@ -168,7 +168,7 @@ def on_propose_trade(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("unfair_trade", "the smaller side must be worth at least half the larger")
     t = Trade(game._new_id(), seat, to, give, take)
     game.trades[t.id] = t
-    game._emit("trade_proposed", **t.to_public(game.rules.trade_seconds))
+    game._emit_data("trade_proposed", t.to_public(game.rules.trade_seconds))
 
 
 def trade_arg(game: GameState, action: Action) -> Trade:
@@ -192,7 +192,7 @@ def on_accept_trade(game: GameState, seat: int | None, action: Action) -> None:
     for i in t.take.squares:
         game.owner[i] = t.proposer
     del game.trades[t.id]
-    game._emit("trade_accepted", **t.to_public(game.rules.trade_seconds))
+    game._emit_data("trade_accepted", t.to_public(game.rules.trade_seconds))
 
 
 def on_decline_trade(game: GameState, seat: int | None, action: Action) -> None:

@@ -23,7 +23,7 @@ from opolyx.engine import (
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.rent import card_bonus_percent, rent_due
-from opolyx.engine.state import Creditor
+from opolyx.engine.state import Creditor, Event
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
@@ -99,7 +99,7 @@ def advance(game: GameState) -> None:
             if game.phase != "pay":
                 game.phase_before_pay = game.phase
                 game.phase = "pay"
-                game._emit("pay_step_started", **debt.to_public())
+                game._emit_data("pay_step_started", debt.to_public())
             if game.autoplay and debt.debtor == game.turn:
                 paying.auto_settle(game, debt)
                 continue
@@ -180,7 +180,7 @@ def move_by(game: GameState, seat: int, steps: int) -> None:
     start = p.position
     dest = (start + steps) % n
     p.position = dest
-    game._emit("moved", seat=seat, to=dest, steps=steps, **{"from": start})
+    game._emit_data("moved", {"seat": seat, "to": dest, "steps": steps, "from": start})
     if steps > 0 and start + steps >= n:
         pay_salary(game, seat, landed=dest == 0)
 
@@ -222,8 +222,10 @@ def resolve(game: GameState, seat: int) -> None:
             amount, tax = rent_due(game, i, seat)
             # The owner's collectible card bonus, shown only where one applies (SPEC.md 19).
             bonus = card_bonus_percent(game.players[owner].cards, i)
-            extra = {"card_bonus": bonus} if bonus else {}
-            game._emit("rent_due", seat=seat, owner=owner, square=i, amount=amount, tax=tax, **extra)
+            due: Event = {"seat": seat, "owner": owner, "square": i, "amount": amount, "tax": tax}
+            if bonus:
+                due["card_bonus"] = bonus
+            game._emit_data("rent_due", due)
             paying.add_debt(game, seat, [Creditor(owner, amount, tax)], "rent", i)
     elif kind == "tax":
         paying.add_debt(game, seat, [Creditor(None, sq.tax)], "tax", i)
