@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from opolyx.rules import CARD_BONUS_PERCENT
 
@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
 #: The card bonus is capped at one third (SPEC.md section 6).
-CARD_BONUS_CAP_PERCENT = 33
+CARD_BONUS_CAP_PERCENT: Final = 33
 
 
 def owns_group(game: GameState, seat: int, group: str) -> bool:

@@ -3,7 +3,7 @@ on, passing the turn on, and carrying the game forward until someone must decide
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from opolyx.engine import (
     actions,
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
 #: Phases in which the player on turn owes a decision under the turn clock (SPEC.md section 12).
-TURN_CLOCK_PHASES = frozenset({"turn", "buy", "jackpot", "bus", "teleport"})
+TURN_CLOCK_PHASES: Final = frozenset({"turn", "buy", "jackpot", "bus", "teleport"})
 
 
 def dice(game: GameState, count: int) -> tuple[int, ...]:
@@ -58,7 +58,8 @@ def start_turn(game: GameState, seat: int) -> None:
     game.built.clear()
     game.phase = "turn"
     game._emit("turn_started", seat=seat, round=game.round)
-    fortuna.dismiss_god(game, seat)
+    if game.players[seat].god is not None:
+        fortuna.dismiss_god(game, seat)
     if game.mortgage_left:
         mortgages.tick(game, seat)
     if game.murabaha:
@@ -140,13 +141,14 @@ def roll_and_move(game: GameState, seat: int) -> None:
     game.last_dice = rolled
     d1, d2 = rolled[0], rolled[1]
     face: int | str | None = speed.THIRD_DIE_FACES[rolled[2] - 1] if third else None
-    triple = face in (1, 2, 3) and d1 == d2 == face
+    # Only faces 1–3 are numbers: compiled, ``face in (1, 2, 3)`` would be three generic comparisons.
+    triple = isinstance(face, int) and d1 == d2 == face
     doubles = d1 == d2 and not triple
-    game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=doubles, triple=triple,
-               third=face if third else None)
+    game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=doubles, triple=triple, third=face)
     game.phase = "resolving"
     game.roll_again = False
-    fortuna.lucky_eight(game, seat, d1 + d2)
+    if d1 + d2 == 8:
+        fortuna.lucky_eight(game, seat, 8)
     if triple:
         assert isinstance(face, int)
         game.last_total = d1 + d2 + face
