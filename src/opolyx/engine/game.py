@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from opolyx.engine import (
     auctions,
@@ -227,10 +227,12 @@ class Game(GameState):
     def _carry_out(self, seat: object, action: Action, record: Action) -> list[Event]:
         """Check who may send ``action``, run its handler and record ``record`` (``action`` or a private copy
         of it, so a caller changing its dict afterwards cannot rewrite the game's history)."""
-        kind = action.get("type")
-        handler = self._HANDLERS.get(kind) if isinstance(kind, str) else None
+        raw_kind = action.get("type")
+        handler = self._HANDLERS.get(raw_kind) if isinstance(raw_kind, str) else None
         if handler is None:
-            raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+            raise IllegalAction("unknown_action", f"unknown action type {raw_kind!r}")
+        kind = cast(str, raw_kind)  # a str from here on: compiled, the comparisons below are native
+
         if self.result is not None:
             raise IllegalAction("game_over", "the game is over")
         if seat is None:
