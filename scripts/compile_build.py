@@ -23,9 +23,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: What gets compiled, relative to ``src``: the rules engine and every bot with the tables they share.
+#: What gets compiled, relative to ``src``: the rules engine, the classes of the rule tables it reads on every
+#: step (``Square``, ``Board``, ``Rules``: native attribute reads instead of slot descriptors), and every bot
+#: with the tables they share.
 MODULES = (
     "opolyx/engine",
+    "opolyx/rules/model.py",
     "opolyx/bots/heuristics.py",
     "opolyx/bots/base.py",
     "opolyx/bots/easy.py",

@@ -34,7 +34,8 @@ def test_compiled_engine_replays_the_golden_games(tmp_path: Path) -> None:
     )
     assert build.returncode == 0, build.stderr[-3000:]
     env = {**os.environ, "PYTHONPATH": str(src)}
-    probe = "import opolyx.engine.game as g, opolyx.bots.normal as n; print(g.__file__, n.__file__)"
+    probe = ("import opolyx.engine.game as g, opolyx.bots.normal as n, opolyx.rules.model as r; "
+             "print(g.__file__, n.__file__, r.__file__)")
     where = subprocess.run(
         [sys.executable, "-c", probe],
         capture_output=True, text=True, check=True, env=env,

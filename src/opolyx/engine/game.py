@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final, cast
 
 from opolyx.engine import (
     auctions,
@@ -227,10 +227,12 @@ class Game(GameState):
     def _carry_out(self, seat: object, action: Action, record: Action) -> list[Event]:
         """Check who may send ``action``, run its handler and record ``record`` (``action`` or a private copy
         of it, so a caller changing its dict afterwards cannot rewrite the game's history)."""
-        kind = action.get("type")
-        handler = self._HANDLERS.get(kind) if isinstance(kind, str) else None
+        raw_kind = action.get("type")
+        handler = self._HANDLERS.get(raw_kind) if isinstance(raw_kind, str) else None
         if handler is None:
-            raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+            raise IllegalAction("unknown_action", f"unknown action type {raw_kind!r}")
+        kind = cast(str, raw_kind)  # a str from here on: compiled, the comparisons below are native
+
         if self.result is not None:
             raise IllegalAction("game_over", "the game is over")
         if seat is None:
@@ -247,7 +249,9 @@ class Game(GameState):
         handler(self, seat, action)
         if seat is not None:
             self.players[seat].missed_turns = 0
-        if self.trades:  # most actions happen with no offer open: skip the call
+        # Most actions happen with no offer open: skip the call. An action that only opens or closes an
+        # offer changes nothing an offer depends on, so it lapses none either (see ``_OFFERS_ONLY``).
+        if self.trades and kind not in _OFFERS_ONLY:
             trades.lapse_invalid(self)
         self.seq += 1
         self.actions.append([seat, record])
@@ -427,6 +431,11 @@ Game._HANDLERS = {
     **speed.HANDLERS,
     **timeouts.HANDLERS,
 }
+
+#: Actions that only add or remove an offer. After one, every other open offer is as valid as it was after
+#: the action before (when ``lapse_invalid`` last checked it), and a new offer has just passed the very same
+#: checks, so looking again would find nothing to lapse: the bots' proposals skip it.
+_OFFERS_ONLY: Final = frozenset({"propose_trade", "decline_trade", "cancel_trade"})
 
 #: What the deciding seat may do in each phase (trade answers and resigning are added for every seat).
 _PHASE_OPTIONS: dict[str, Options] = {

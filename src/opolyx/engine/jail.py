@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from opolyx.engine import actions, fortuna, paying, turns
 from opolyx.engine.actions import Action, Handler
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
 #: The Jail / just visiting corner.
-JAIL_SQUARE = 10
+JAIL_SQUARE: Final = 10
 
 
 def send_to_jail(game: GameState, seat: int, reason: str) -> None:

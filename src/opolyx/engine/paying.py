@@ -3,25 +3,29 @@ automatic raise at a timeout, and elimination (bankruptcy, forfeit, resignation)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from opolyx.engine import actions, auctions, building, ending, jail, managing, mortgages, teams, turns
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
-from opolyx.engine.state import Creditor, Debt
+from opolyx.engine.state import Creditor, Debt, Event
 from opolyx.engine.worth import liquidation_value
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
 
-def bank_pays(game: GameState, seat: int, amount: int, reason: str, **extra: Any) -> None:
-    """Money the bank creates: salary, card wins, jackpot payouts (never through the pay step)."""
+def bank_pays(game: GameState, seat: int, amount: int, reason: str, card: str | None = None) -> None:
+    """Money the bank creates: salary, card wins (``card`` names the card), jackpot payouts (never through
+    the pay step)."""
     if amount <= 0:
         return
     game.players[seat].cash += amount
     game.bank_paid += amount
-    game._emit("cash_received", seat=seat, amount=amount, reason=reason, **extra)
+    paid: Event = {"seat": seat, "amount": amount, "reason": reason}
+    if card is not None:
+        paid["card"] = card
+    game._emit_data("cash_received", paid)
 
 
 def pay_bank(game: GameState, seat: int, amount: int) -> None:
@@ -152,7 +156,7 @@ def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None)
             if m is not None:
                 m.seat = heir
         if owned:
-            game._emit("companies_inherited", seat=heir, squares=owned, **{"from": seat})
+            game._emit_data("companies_inherited", {"seat": heir, "squares": owned, "from": seat})
     else:
         for i in owned:
             game.owner[i] = None

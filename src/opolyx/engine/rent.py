@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from opolyx.rules import CARD_BONUS_PERCENT
 
@@ -10,12 +10,25 @@ if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
 #: The card bonus is capped at one third (SPEC.md section 6).
-CARD_BONUS_CAP_PERCENT = 33
+CARD_BONUS_CAP_PERCENT: Final = 33
 
 
 def owns_group(game: GameState, seat: int, group: str) -> bool:
     owner = game.owner
-    return all(owner[i] == seat for i in game.board.groups[group])
+    for i in game.board.groups[group]:  # noqa: SIM110 - a plain loop: ``all`` over a generator costs twice this
+        if owner[i] != seat:
+            return False
+    return True
+
+
+def held(game: GameState, squares: tuple[int, ...], seat: int) -> int:
+    """How many of ``squares`` (the dealerships, the utilities) ``seat`` owns: counted on every such rent."""
+    owner = game.owner
+    count = 0
+    for i in squares:
+        if owner[i] == seat:
+            count += 1
+    return count
 
 
 def base_rent(game: GameState, square: int) -> int:
@@ -30,10 +43,8 @@ def base_rent(game: GameState, square: int) -> int:
             return sq.rents[0] * 2 if owns_group(game, owner, sq.group) else sq.rents[0]
         return sq.rents[lvl]
     if sq.kind == "dealership":
-        held = sum(1 for i in game.board.dealerships if game.owner[i] == owner)
-        return game.board.dealership_rents[held - 1]
-    held = sum(1 for i in game.board.utilities if game.owner[i] == owner)
-    return game.last_total * game.board.utility_multipliers[held - 1]
+        return game.board.dealership_rents[held(game, game.board.dealerships, owner) - 1]
+    return game.last_total * game.board.utility_multipliers[held(game, game.board.utilities, owner) - 1]
 
 
 def card_bonus_percent(cards: dict[int, str], square: int) -> int:

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from opolyx.engine import actions, teams, turns
 from opolyx.engine.actions import Action, Handler
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
 #: Faces of Speed's third die, indexed by the rolled value 1–6.
-THIRD_DIE_FACES: tuple[int | str, ...] = (1, 2, 3, "bus", "x", "x")
+THIRD_DIE_FACES: Final[tuple[int | str, ...]] = (1, 2, 3, "bus", "x", "x")
 
 #: The Bus choices: both white dice, or either one of them (in the order rolled).
 BUS_USES: tuple[str, ...] = ("sum", "first", "second")
@@ -66,7 +66,7 @@ def teleport(game: GameState, seat: int, target: int) -> None:
     p = game.players[seat]
     start = p.position
     p.position = target
-    game._emit("teleported", seat=seat, to=target, **{"from": start})
+    game._emit_data("teleported", {"seat": seat, "to": target, "from": start})
     game.phase = "resolving"
     if target == 0:
         turns.pay_salary(game, seat, landed=True)

@@ -60,8 +60,12 @@ def template(game: GameState, seat: int) -> Action | None:
 
 
 def trade_value(game: GameState, offer: Offer) -> int:
-    """Cash at face value plus each company's value (SPEC.md section 8)."""
-    return offer.cash + sum(company_value(game, i) for i in offer.squares)
+    """Cash at face value plus each company's value (SPEC.md section 8). A loop, not ``sum`` over a
+    generator: the bots value offers by the thousand, and a generator costs more than the sum."""
+    value = offer.cash
+    for i in offer.squares:
+        value += company_value(game, i)
+    return value
 
 
 def is_fair(game: GameState, proposer: int, recipient: int, give: Offer, take: Offer) -> bool:
@@ -83,10 +87,12 @@ def parse_offer(game: GameState, raw: Any) -> Offer:
     squares = raw.get("squares", [])
     if not isinstance(cash, int) or isinstance(cash, bool) or cash < 0:
         raise IllegalAction("bad_trade", "cash must be a whole non-negative amount")
-    if not isinstance(squares, list) or not all(
-        isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(game.board.squares) for i in squares
-    ):
+    if not isinstance(squares, list):
         raise IllegalAction("bad_trade", "squares must be a list of square numbers")
+    n = len(game.board.squares)
+    for i in squares:
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < n:
+            raise IllegalAction("bad_trade", "squares must be a list of square numbers")
     if len(set(squares)) != len(squares):
         raise IllegalAction("bad_trade", "a square is listed twice")
     return Offer(cash, tuple(sorted(squares)))
@@ -168,7 +174,7 @@ def on_propose_trade(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("unfair_trade", "the smaller side must be worth at least half the larger")
     t = Trade(game._new_id(), seat, to, give, take)
     game.trades[t.id] = t
-    game._emit("trade_proposed", **t.to_public(game.rules.trade_seconds))
+    game._emit_data("trade_proposed", t.to_public(game.rules.trade_seconds))
 
 
 def trade_arg(game: GameState, action: Action) -> Trade:
@@ -192,7 +198,7 @@ def on_accept_trade(game: GameState, seat: int | None, action: Action) -> None:
     for i in t.take.squares:
         game.owner[i] = t.proposer
     del game.trades[t.id]
-    game._emit("trade_accepted", **t.to_public(game.rules.trade_seconds))
+    game._emit_data("trade_accepted", t.to_public(game.rules.trade_seconds))
 
 
 def on_decline_trade(game: GameState, seat: int | None, action: Action) -> None:

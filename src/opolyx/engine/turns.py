@@ -3,7 +3,7 @@ on, passing the turn on, and carrying the game forward until someone must decide
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from opolyx.engine import (
     actions,
@@ -23,13 +23,13 @@ from opolyx.engine import (
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.rent import card_bonus_percent, rent_due
-from opolyx.engine.state import Creditor
+from opolyx.engine.state import Creditor, Event
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
 #: Phases in which the player on turn owes a decision under the turn clock (SPEC.md section 12).
-TURN_CLOCK_PHASES = frozenset({"turn", "buy", "jackpot", "bus", "teleport"})
+TURN_CLOCK_PHASES: Final = frozenset({"turn", "buy", "jackpot", "bus", "teleport"})
 
 
 def dice(game: GameState, count: int) -> tuple[int, ...]:
@@ -58,7 +58,8 @@ def start_turn(game: GameState, seat: int) -> None:
     game.built.clear()
     game.phase = "turn"
     game._emit("turn_started", seat=seat, round=game.round)
-    fortuna.dismiss_god(game, seat)
+    if game.players[seat].god is not None:
+        fortuna.dismiss_god(game, seat)
     if game.mortgage_left:
         mortgages.tick(game, seat)
     if game.murabaha:
@@ -99,7 +100,7 @@ def advance(game: GameState) -> None:
             if game.phase != "pay":
                 game.phase_before_pay = game.phase
                 game.phase = "pay"
-                game._emit("pay_step_started", **debt.to_public())
+                game._emit_data("pay_step_started", debt.to_public())
             if game.autoplay and debt.debtor == game.turn:
                 paying.auto_settle(game, debt)
                 continue
@@ -140,13 +141,14 @@ def roll_and_move(game: GameState, seat: int) -> None:
     game.last_dice = rolled
     d1, d2 = rolled[0], rolled[1]
     face: int | str | None = speed.THIRD_DIE_FACES[rolled[2] - 1] if third else None
-    triple = face in (1, 2, 3) and d1 == d2 == face
+    # Only faces 1–3 are numbers: compiled, ``face in (1, 2, 3)`` would be three generic comparisons.
+    triple = isinstance(face, int) and d1 == d2 == face
     doubles = d1 == d2 and not triple
-    game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=doubles, triple=triple,
-               third=face if third else None)
+    game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=doubles, triple=triple, third=face)
     game.phase = "resolving"
     game.roll_again = False
-    fortuna.lucky_eight(game, seat, d1 + d2)
+    if d1 + d2 == 8:
+        fortuna.lucky_eight(game, seat, 8)
     if triple:
         assert isinstance(face, int)
         game.last_total = d1 + d2 + face
@@ -180,7 +182,7 @@ def move_by(game: GameState, seat: int, steps: int) -> None:
     start = p.position
     dest = (start + steps) % n
     p.position = dest
-    game._emit("moved", seat=seat, to=dest, steps=steps, **{"from": start})
+    game._emit_data("moved", {"seat": seat, "to": dest, "steps": steps, "from": start})
     if steps > 0 and start + steps >= n:
         pay_salary(game, seat, landed=dest == 0)
 
@@ -222,8 +224,10 @@ def resolve(game: GameState, seat: int) -> None:
             amount, tax = rent_due(game, i, seat)
             # The owner's collectible card bonus, shown only where one applies (SPEC.md 19).
             bonus = card_bonus_percent(game.players[owner].cards, i)
-            extra = {"card_bonus": bonus} if bonus else {}
-            game._emit("rent_due", seat=seat, owner=owner, square=i, amount=amount, tax=tax, **extra)
+            due: Event = {"seat": seat, "owner": owner, "square": i, "amount": amount, "tax": tax}
+            if bonus:
+                due["card_bonus"] = bonus
+            game._emit_data("rent_due", due)
             paying.add_debt(game, seat, [Creditor(owner, amount, tax)], "rent", i)
     elif kind == "tax":
         paying.add_debt(game, seat, [Creditor(None, sq.tax)], "tax", i)
