@@ -14,7 +14,7 @@ points — in a mirror match they rarely swing a game, and longer horizons, more
 searching builds did not change that. The decision that does swing games is a trade: once a rival turns
 down the face-value ask for the street that completes a group, the heuristic waits ten rounds before
 paying the partner's price, while the search weighs that price on the very next turn; with it the
-searching seat gained about +9 points (docs/bots.md has the figures). Building is not searched: a
+searching seat gained about +8 points (docs/bots.md has the figures). Building is not searched: a
 look-ahead veto on building was measured to cost wins.
 
 The budget is a time budget (default 30 ms, never over 50 ms) when playing people; in deterministic
