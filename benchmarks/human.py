@@ -22,8 +22,10 @@ Each client is a callback-driven socket on the sans-I/O protocol of ``websockets
 frames parsed only as far as the person needs them, uvloop), which negotiates permessage-deflate and
 sends the browser client's 20 s application ping as a browser does; its processes cost about half of
 what the earlier task-per-client version cost (0.09 against 0.16 ms of CPU per client per second at 800
-clients), so they take less of the cores the server is measured on. ``--client-nice`` lowers their
-priority below the server's, as real clients on other machines would be; say so when quoting figures.
+clients), so they take less of the cores the server is measured on. The server this script starts runs
+in a session of its own: Linux shares CPU time between sessions first (autogroup scheduling), so nice
+values do not order processes of different sessions, and a server in the benchmark's session would split
+one share with its clients; real clients are on other machines.
 
 Loopback only; everything is bounded: ``--steps`` (connected clients, spectators included) times
 ``--window`` seconds plus set-up. Clients authenticate with ``Authorization: Bearer`` and send an
@@ -62,6 +64,7 @@ from websockets.client import ClientProtocol
 from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
+from websockets.protocol import State
 from websockets.typing import Origin
 from websockets.uri import parse_uri
 
@@ -436,7 +439,7 @@ class Tab(asyncio.Protocol):
         """Close the socket (the reconnect opens a new one once the server has answered the close)."""
         ws, transport = self.ws, self.transport
         self.leaving = True
-        if ws is not None and transport is not None and self.open:
+        if ws is not None and transport is not None and ws.state is State.OPEN:
             ws.send_close(1000)
             self._flush()
             self.loop.call_later(10, transport.abort)  # a server that never answers the close
@@ -447,10 +450,8 @@ class Tab(asyncio.Protocol):
             self.transport.abort()
 
 
-def worker(pipe: Connection, base: str, behaviour: Behaviour, seed: int, niceness: int = 0) -> None:
+def worker(pipe: Connection, base: str, behaviour: Behaviour, seed: int) -> None:
     """A client process: obeys the parent's commands (grow, measure, report, stop) over a pipe."""
-    if niceness:
-        os.nice(niceness)
 
     async def run() -> None:
         # A full garbage collection over a thousand client sockets pauses this process for hundreds of
@@ -522,6 +523,18 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def run_queue_seconds(pids: list[int]) -> float:
+    """Time the server's threads spent runnable but waiting for a core (the kernel's schedstat): the
+    share of the tail that is the machine's, not the server's."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[1])
+    return total / 1e9
+
+
 def plot(rows: list[dict[str, Any]], target: float, title: str, path: Path) -> None:
     import matplotlib
 
@@ -548,7 +561,8 @@ def plot(rows: list[dict[str, Any]], target: float, title: str, path: Path) -> N
 
 
 HEADER = (f"{'clients':>7} {'rooms':>5} {'act/s':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} "
-          f"{'chat99':>7} {'recon99':>7} {'srv cpu':>7} {'ms/act':>6} {'srv MB':>6} {'cli cpu':>7} {'load1':>5}"
+          f"{'chat99':>7} {'recon99':>7} {'srv cpu':>7} {'srv wait':>8} {'ms/act':>6} {'srv MB':>6} {'cli cpu':>7} "
+          f"{'load1':>5}"
           "  errors")
 
 
@@ -556,7 +570,8 @@ def row(r: dict[str, Any]) -> str:
     errors = ",".join(f"{k}:{v}" for k, v in sorted(r["errors"].items())) or "-"
     return (f"{r['connected']:>7} {r['rooms']:>5} {r['rate']:>6.1f} {r['p50']:>7.1f} {r['p95']:>7.1f} "
             f"{r['p99']:>7.1f} {r['max']:>7.1f} {r['chat99']:>7.1f} {r['recon99']:>7.1f} "
-            f"{r['cpu']:>6.0f}% {r['cpu_per_action']:>6.2f} {r['rss']:>6.0f} {r['client_cpu']:>6.0f}% "
+            f"{r['cpu']:>6.0f}% {r['wait']:>7.0f}% {r['cpu_per_action']:>6.2f} {r['rss']:>6.0f} "
+            f"{r['client_cpu']:>6.0f}% "
             f"{r['load']:>5.2f}  {errors}")
 
 
@@ -566,7 +581,7 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
     pipes, procs = [], []
     for i in range(args.procs):
         parent, child = ctx.Pipe()
-        p = ctx.Process(target=worker, args=(child, base, behaviour, args.seed + i, args.client_nice), daemon=True)
+        p = ctx.Process(target=worker, args=(child, base, behaviour, args.seed + i), daemon=True)
         p.start()
         pipes.append(parent)
         procs.append(p)
@@ -601,7 +616,7 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
                       f" settling {args.settle:g} s; errors meanwhile: {dict(grown) or 'none'}", flush=True)
                 time.sleep(args.settle)
             pids = server_pids(server_root) if server_root else []
-            cpu0, t0 = cpu_seconds(pids), time.perf_counter()
+            cpu0, wait0, t0 = cpu_seconds(pids), run_queue_seconds(pids), time.perf_counter()
             ask("measure")
             profiler = None
             if args.profile and target == steps[-1] and server_root:
@@ -618,6 +633,7 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
                 print(f"# server profile ({args.profile_format}): {Path(args.profile).resolve()}", flush=True)
             elapsed = time.perf_counter() - t0
             cpu_used = cpu_seconds(pids) - cpu0 if pids else float("nan")
+            waited = run_queue_seconds(pids) - wait0 if pids else float("nan")
             actions = [x for r in reports for x in r["actions"]]
             errors: Counter[str] = Counter()
             for r in reports:
@@ -635,6 +651,7 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
                 "chat99": pct([x for r in reports for x in r["chats"]], 0.99),
                 "recon99": pct([x for r in reports for x in r["reconnects"]], 0.99),
                 "cpu": cpu_used / elapsed * 100,
+                "wait": waited / elapsed * 100,
                 "cpu_per_action": cpu_used / len(actions) * 1000 if actions else float("nan"),
                 "client_cpu": sum(r["cpu"] for r in reports) / elapsed * 100,
                 "rss": rss_megabytes(pids) if pids else float("nan"),
@@ -678,8 +695,6 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a py-spy profile of the server over the last step to this path")
     parser.add_argument("--profile-format", default="speedscope", choices=["speedscope", "flamegraph", "raw"])
-    parser.add_argument("--client-nice", type=int, default=0,
-                        help="run the client processes at this niceness (the server keeps its own)")
     parser.add_argument("--server-log", help="append the output of the server this script starts to this file")
     parser.add_argument("--plot", help="PNG path for the latency plot (default: a new file in the temp dir)")
     args = parser.parse_args()
@@ -697,7 +712,7 @@ def main() -> None:
     )
     title = f"opolyx at human pace: {where}"
     print(f"{title}; think {args.think} s, {args.spectators:.0%} spectators, window {args.window:g} s, "
-          f"{args.procs} client process(es) at nice {args.client_nice}, {os.cpu_count()} cores, "
+          f"{args.procs} client process(es), {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.2f} at start")
     print(HEADER, flush=True)
     if args.server:
@@ -716,7 +731,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             extra.setdefault("OPOLYX_SECRET_KEY", secrets.token_urlsafe(32))
             proc, base, schema = own_server(
-                tmp, args.database, extra, ("--workers", str(args.workers)), log=args.server_log
+                tmp, args.database, extra, ("--workers", str(args.workers)), log=args.server_log, own_session=True
             )
             try:
                 rows = run(args, base, proc.pid, behaviour)

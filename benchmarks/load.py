@@ -199,9 +199,12 @@ def own_server(
     extra_env: dict[str, str] | None = None,
     args: tuple[str, ...] = (),
     log: str | None = None,
+    own_session: bool = False,
 ) -> tuple[subprocess.Popen[bytes], str, str]:
     """``opolyx serve`` on a free port with rate limits no benchmark reaches; (process, URL, PG schema).
-    The server's own output goes to ``log`` (a path) when given, else nowhere."""
+    The server's own output goes to ``log`` (a path) when given, else nowhere. ``own_session`` starts it
+    in a session of its own: where Linux groups CPU time by session (autogroup scheduling, on here), the
+    server then gets its own share of the cores instead of splitting one with the benchmark's clients."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -226,7 +229,7 @@ def own_server(
     env.update(extra_env or {})
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the child keeps it open)
     proc = subprocess.Popen([sys.executable, "-m", "opolyx.server", "serve", *args], env=env,
-                            stdout=out, stderr=subprocess.STDOUT)
+                            stdout=out, stderr=subprocess.STDOUT, start_new_session=own_session)
     base = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:
