@@ -67,3 +67,19 @@ def test_a_room_lease_is_kept_while_adopting_games_is_slow(tmp_path: Path) -> No
 
     owner, node = asyncio.run(run())
     assert owner == node
+
+
+def test_a_crowd_of_redis_commands_waits_for_connections_instead_of_failing() -> None:
+    """A few thousand sockets opening together each ask Redis who owns their room: more commands at
+    once than the process keeps connections for must queue, not fail the sockets ("Too many
+    connections" closed them, and a failed renewal cost leases)."""
+    assert REDIS_URL is not None
+
+    async def run() -> list[str | None]:
+        cluster = Cluster(REDIS_URL, 5.0)
+        try:
+            return await asyncio.gather(*(cluster.owner(f"crowd-{cluster.node}-{i}") for i in range(600)))
+        finally:
+            await cluster.close()
+
+    assert asyncio.run(run()) == [None] * 600
