@@ -575,6 +575,10 @@ def row(r: dict[str, Any]) -> str:
             f"{r['load']:>5.2f}  {errors}")
 
 
+class ClientFailed(Exception):
+    """A client process gave up (e.g. the server refused to set up its people): the run stops there."""
+
+
 def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour: Behaviour) -> list[dict[str, Any]]:
     steps = [int(x) for x in args.steps.split(",")]
     ctx = multiprocessing.get_context("spawn")
@@ -592,7 +596,7 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
         answers = [pipe.recv() for pipe in pipes]
         for kind, detail in answers:
             if kind == "failed":
-                raise SystemExit(f"a client process failed: {detail}")
+                raise ClientFailed(detail)
         return [detail for _, detail in answers]
 
     rows: list[dict[str, Any]] = []
@@ -609,7 +613,7 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
                 for pipe in pipes:
                     kind, detail = pipe.recv()
                     if kind == "failed":
-                        raise SystemExit(f"a client process failed: {detail}")
+                        raise ClientFailed(detail)
                     grown.update(detail[1])
                 have = target
                 print(f"# {target} clients connected and their games started in {time.perf_counter() - began:.0f} s;"
@@ -662,6 +666,8 @@ def run(args: argparse.Namespace, base: str, server_root: int | None, behaviour:
             print(row(result), flush=True)
     except KeyboardInterrupt:
         print("# interrupted: reporting the steps measured so far", flush=True)
+    except ClientFailed as exc:
+        print(f"# a client process failed ({exc}): reporting the steps measured so far", flush=True)
     finally:
         for pipe in pipes:
             with contextlib.suppress(OSError):
