@@ -194,9 +194,17 @@ def row(m: dict[str, float]) -> str:
 
 
 def own_server(
-    tmp: str, database: str | None, extra_env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+    tmp: str,
+    database: str | None,
+    extra_env: dict[str, str] | None = None,
+    args: tuple[str, ...] = (),
+    log: str | None = None,
+    own_session: bool = False,
 ) -> tuple[subprocess.Popen[bytes], str, str]:
-    """``opolyx serve`` on a free port with rate limits no benchmark reaches; (process, URL, PG schema)."""
+    """``opolyx serve`` on a free port with rate limits no benchmark reaches; (process, URL, PG schema).
+    The server's own output goes to ``log`` (a path) when given, else nowhere. ``own_session`` starts it
+    in a session of its own: where Linux groups CPU time by session (autogroup scheduling, on here), the
+    server then gets its own share of the cores instead of splitting one with the benchmark's clients."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -219,8 +227,9 @@ def own_server(
         "OPOLYX_RATE_WS_PER_SECOND": "100000",
     })
     env.update(extra_env or {})
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the child keeps it open)
     proc = subprocess.Popen([sys.executable, "-m", "opolyx.server", "serve", *args], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=out, stderr=subprocess.STDOUT, start_new_session=own_session)
     base = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:

@@ -127,3 +127,20 @@ def test_workers_refuse_sqlite(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "needs PostgreSQL" in done.stderr
+
+
+def test_a_worker_logs_one_plain_line_per_record(tmp_path: Path) -> None:
+    """Each ``--workers`` process logs like the single server: a third-party library (MCP) would
+    otherwise install rich-formatted logging that spends about half a second of CPU on each logged
+    traceback, during which the worker's rooms all wait."""
+    env = dict(os.environ, OPOLYX_DATA_DIR=str(tmp_path / "data"))
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    script = (
+        "import logging\n"
+        "from opolyx.server.cli import worker_app\n"
+        "worker_app()\n"
+        "print(sorted({type(h).__name__ for h in logging.getLogger().handlers}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['StreamHandler']"]

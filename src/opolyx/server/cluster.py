@@ -40,6 +40,12 @@ JSON = dict[str, Any]
 
 LEASE = "opolyx:lease:"
 CHANNEL = "opolyx:node:"
+# Redis connections one process keeps for its sockets, lobby calls and rate limits. Above that many
+# commands at once (a few thousand sockets opening together) a command waits for a connection, up to
+# REDIS_WAIT seconds; redis-py's default pool instead failed it ("Too many connections"), and with it
+# the socket, the frame or the lease renewal that sent it.
+REDIS_CONNECTIONS = 64
+REDIS_WAIT = 30.0
 
 # Renew our leases (only those still ours) in one round trip; answers 1/0 per room.
 _RENEW = """
@@ -88,10 +94,13 @@ class Cluster:
     """The Redis side: leases, one pub/sub channel per process, an ordered outbox, request/reply."""
 
     def __init__(self, url: str, lease_seconds: float, *, metrics: ServerMetrics | None = None) -> None:
-        from redis.asyncio import Redis
+        from redis.asyncio import BlockingConnectionPool, Redis
 
         self.metrics = metrics
-        self.redis: Redis = Redis.from_url(url)
+        pool = BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT)
+        self.redis: Redis = Redis(connection_pool=pool)
+        # Leases on a connection of their own: a renewal never queues behind the sockets' traffic.
+        self.lease_redis: Redis = Redis(connection_pool=BlockingConnectionPool.from_url(url, max_connections=2))
         self.node = secrets.token_hex(8)
         self.lease_ms = int(lease_seconds * 1000)
         self.owned: set[str] = set()
@@ -100,8 +109,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._replies: dict[str, asyncio.Future[JSON]] = {}
         self._handler: Callable[[str, JSON], Awaitable[None] | None] | None = None
-        self._renew = self.redis.register_script(_RENEW)
-        self._release = self.redis.register_script(_RELEASE)
+        self._renew = self.lease_redis.register_script(_RENEW)
+        self._release = self.lease_redis.register_script(_RELEASE)
 
     async def start(self, handler: Callable[[str, JSON], Awaitable[None] | None]) -> None:
         self._handler = handler
@@ -119,7 +128,8 @@ class Cluster:
         for room_id in list(self.owned):
             with contextlib.suppress(Exception):
                 await self.release(room_id)
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)
+        await self.lease_redis.aclose(close_connection_pool=True)
 
     # --- leases ----------------------------------------------------------------------------------------
 
@@ -128,7 +138,7 @@ class Cluster:
         return value.decode() if isinstance(value, bytes) else None
 
     async def acquire(self, room_id: str) -> bool:
-        if await self.redis.set(LEASE + room_id, self.node, nx=True, px=self.lease_ms):
+        if await self.lease_redis.set(LEASE + room_id, self.node, nx=True, px=self.lease_ms):
             self.owned.add(room_id)
             self._moved("taken")
             return True

@@ -146,18 +146,22 @@ class RoomService:
         With a cluster, only the games no other process owns (the others stay where they are).
         """
         running = await self.ctx.store.list_rooms([RUNNING], public_only=False, limit=1_000_000)
+        here = [room.id for room in running if room.id not in self.hubs]
+        # One round trip for every room's owner: asking room by room took seconds with a few hundred
+        # rooms on a busy loop, and held up whatever waited behind it.
+        owners = await self.cluster.owners(here) if self.cluster is not None else {}
         restored = 0
-        for room in running:
-            if room.id in self.hubs:
+        for room_id in here:
+            if room_id in self.hubs or owners.get(room_id) is not None:
                 continue
             try:
                 if self.cluster is None:
-                    await self.hub(room.id)
+                    await self.hub(room_id)
                     restored += 1
-                elif await self.cluster.owner(room.id) is None and isinstance(await self._take(room.id), RoomHub):
+                elif isinstance(await self._take(room_id), RoomHub):
                     restored += 1
             except Exception:
-                log.exception("could not restore room %s", room.id)
+                log.exception("could not restore room %s", room_id)
         return restored
 
     def start_checkpoints(self) -> None:
@@ -167,6 +171,7 @@ class RoomService:
         self._tasks.add(loop.create_task(self._metrics_loop()))
         if self.cluster is not None:
             self._maintainer = loop.create_task(self._maintain_loop())
+            self._tasks.add(loop.create_task(self._renew_loop()))
 
     def refresh_metrics(self) -> None:
         self.ctx.metrics.count_rooms(hub.room.status for hub in self.hubs.values())
@@ -485,8 +490,25 @@ class RoomService:
         if room_id in self.away:
             await self._rehome(room_id)
 
+    async def _renew_loop(self) -> None:
+        """Renew our leases, three times per lease, and nothing else: a renewal that waited behind other
+        cluster work (adopting hundreds of rooms, re-attaching sockets) let leases expire under load, and
+        the other process then took those rooms while this one still ran them."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        interval = max(0.05, cluster.lease_ms / 1000 / 3)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                for room_id in await cluster.renew():
+                    self._spawn(self._demote(room_id))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("renewing the cluster's leases failed")
+
     async def _maintain_loop(self) -> None:
-        """Renew our leases, follow rooms whose owner changed, adopt running games nobody owns."""
+        """Follow rooms whose owner changed, adopt running games nobody owns."""
         assert self.cluster is not None
         cluster = self.cluster
         interval = max(0.05, cluster.lease_ms / 1000 / 3)
@@ -495,8 +517,6 @@ class RoomService:
         while True:
             await asyncio.sleep(interval)
             try:
-                for room_id in await cluster.renew():
-                    await self._demote(room_id)
                 watched = sorted(set(self.routes) | set(self.away))
                 for room_id, owner in (await cluster.owners(watched)).items():
                     if owner != self.routes.get(room_id):
