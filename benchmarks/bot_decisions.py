@@ -64,6 +64,8 @@ def main() -> None:
     parser.add_argument("--hard-ms", type=float, default=None)
     args = parser.parse_args()
     for strength, games in (("normal", args.games), ("hard", args.hard_games)):
+        if games <= 0:
+            continue
         times = measure(strength, games, args.mode, args.hard_ms)
         ms = [t * 1000 for t in times]
         slow = sum(1 for t in ms if t > 1.0)

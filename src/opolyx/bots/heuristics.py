@@ -284,7 +284,9 @@ class Derived:
     Rents, the threat profile and reserve per seat, the groups each seat holds whole or but one street
     of, and lazily the holding value per seat; ``memo`` keeps other per-state results (trade deltas,
     trade values). Ownership changes a few times a round while bots decide a dozen times, so nearly
-    every decision reads these tables instead of scanning the board.
+    every decision reads these tables instead of scanning the board. Every ``memo`` key is
+    ``(kind, seat, seat, …)`` for a result that follows from those two seats' holdings alone, so a build
+    keeps the entries of the seats that did not build.
     """
 
     __slots__ = (
@@ -452,6 +454,7 @@ class Derived:
         total_by = self.total_by = list(base.total_by)
         owner, mortgaged = base.owner, base.mortgaged
         rescan: set[int] = set()
+        builders: set[int] = set()
         for j in base.info.companies:
             lvl = level[j]
             if lvl == old[j]:
@@ -459,6 +462,7 @@ class Derived:
             o = owner[j]
             if o is None or mortgaged[j]:
                 continue
+            builders.add(o)
             group = base.info.group_members[j]
             r = rows[j][lvl] if lvl else (rows[j][0] * 2 if all(owner[x] == o for x in group) else rows[j][0])
             before = rent[j]
@@ -471,8 +475,10 @@ class Derived:
         for o in rescan:
             top_by[o] = max(rent[j] for j in base.info.companies if owner[j] == o)
         self._threats(game)
-        self.holding = [None] * game.seats
-        self.memo = {}
+        # A holding value reads only the seat's own levels, and a memo entry only its two seats' holdings
+        # (keys are (kind, seat, seat, …)): what no builder is part of still holds.
+        self.holding = [None if s in builders else v for s, v in enumerate(base.holding)]
+        self.memo = {k: v for k, v in base.memo.items() if k[1] not in builders and k[2] not in builders}
         self.values = base.values
         self.by_owner = base.by_owner
 
