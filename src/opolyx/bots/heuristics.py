@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -285,8 +285,8 @@ class Derived:
     of, and lazily the holding value per seat; ``memo`` keeps other per-state results (trade deltas,
     trade values). Ownership changes a few times a round while bots decide a dozen times, so nearly
     every decision reads these tables instead of scanning the board. Every ``memo`` key is
-    ``(kind, seat, seat, …)`` for a result that follows from those two seats' holdings alone, so a build
-    keeps the entries of the seats that did not build.
+    ``(kind, seat, seat, squares, squares, …)`` for a result that follows from those two seats' holdings
+    and those squares alone, so new tables keep the entries that a change leaves standing (:meth:`keep`).
     """
 
     __slots__ = (
@@ -454,15 +454,15 @@ class Derived:
         total_by = self.total_by = list(base.total_by)
         owner, mortgaged = base.owner, base.mortgaged
         rescan: set[int] = set()
-        builders: set[int] = set()
+        built: list[int] = []
         for j in base.info.companies:
             lvl = level[j]
             if lvl == old[j]:
                 continue
+            built.append(j)
             o = owner[j]
             if o is None or mortgaged[j]:
                 continue
-            builders.add(o)
             group = base.info.group_members[j]
             r = rows[j][lvl] if lvl else (rows[j][0] * 2 if all(owner[x] == o for x in group) else rows[j][0])
             before = rent[j]
@@ -475,12 +475,31 @@ class Derived:
         for o in rescan:
             top_by[o] = max(rent[j] for j in base.info.companies if owner[j] == o)
         self._threats(game)
-        # A holding value reads only the seat's own levels, and a memo entry only its two seats' holdings
-        # (keys are (kind, seat, seat, …)): what no builder is part of still holds.
-        self.holding = [None if s in builders else v for s, v in enumerate(base.holding)]
-        self.memo = {k: v for k, v in base.memo.items() if k[1] not in builders and k[2] not in builders}
-        self.values = base.values
+        self.keep(base, built)
         self.by_owner = base.by_owner
+
+    def keep(self, base: Derived, changed: list[int]) -> None:
+        """Take over from ``base`` (tables of the same board and rules) what the ``changed`` companies (other
+        owner, level or mortgage) leave standing: the holding value of each seat that held none of them
+        before and holds none now, the memo entries about two such seats and other squares, and the trade
+        value of each square whose mortgage stayed. A purchase or a build then costs the judgements of the
+        seats it involves, not every seat's."""
+        old_owner, owner = base.owner, self.owner
+        seats: set[int | None] = {old_owner[j] for j in changed} | {owner[j] for j in changed}
+        self.holding = [None if s in seats else v for s, v in enumerate(base.holding)]
+        memo: dict[tuple[object, ...], object] = {}
+        if base.memo:
+            touched = set(changed)
+            for k, v in base.memo.items():
+                if (k[1] not in seats and k[2] not in seats and touched.isdisjoint(cast("tuple[int, ...]", k[3]))
+                        and touched.isdisjoint(cast("tuple[int, ...]", k[4]))):
+                    memo[k] = v
+        self.memo = memo
+        mortgaged, old_mortgaged = self.mortgaged, base.mortgaged
+        if mortgaged == old_mortgaged:
+            self.values = base.values  # valid for both: a trade value follows from the mortgage alone
+        else:
+            self.values = {j: v for j, v in base.values.items() if mortgaged[j] == old_mortgaged[j]}
 
     def holding_value(self, game: Game, seat: int) -> float:
         v = self.holding[seat]
@@ -520,6 +539,14 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     new = Derived(game, info)
     if same_owners and d is not None:
         new.by_owner = d.by_owner  # a mortgage changed, not who owns what
+    if (d is not None and d.info is info and (d.rules is game.rules or d.rules == game.rules)
+            and len(d.holding) == game.seats):
+        get, companies = info.company_get, info.companies
+        changed: list[int] = []
+        for now, before in ((game.owner, d.owner), (game.mortgaged, d.mortgaged), (game.level, d.level)):
+            if now != before:
+                changed += [j for j, a, b in zip(companies, get(now), get(before), strict=True) if a != b]
+        new.keep(d, changed)
     _LAST[0] = new
     return new
 
