@@ -475,15 +475,18 @@ class Derived:
         for o in rescan:
             top_by[o] = max(rent[j] for j in base.info.companies if owner[j] == o)
         self._threats(game)
-        self.keep(base, built)
+        self.values = base.values  # trade values follow from the mortgages, which stay
+        if base.key[0] is game and (base.memo or any(v is not None for v in base.holding)):
+            self.keep(base, built)
+        else:  # a look-ahead copy starts afresh: its tables change at every step, and nothing would be read
+            self.holding, self.memo = [None] * game.seats, {}
         self.by_owner = base.by_owner
 
     def keep(self, base: Derived, changed: list[int]) -> None:
-        """Take over from ``base`` (tables of the same board and rules) what the ``changed`` companies (other
-        owner, level or mortgage) leave standing: the holding value of each seat that held none of them
-        before and holds none now, the memo entries about two such seats and other squares, and the trade
-        value of each square whose mortgage stayed. A purchase or a build then costs the judgements of the
-        seats it involves, not every seat's."""
+        """Take over from ``base`` (tables of the same game, board and rules) what the ``changed`` companies
+        (other owner, level or mortgage) leave standing: the holding value of each seat that held none of
+        them before and holds none now, and the memo entries about two such seats and other squares. A
+        purchase or a build then costs the judgements of the seats it involves, not every seat's."""
         old_owner, owner = base.owner, self.owner
         seats: set[int | None] = {old_owner[j] for j in changed} | {owner[j] for j in changed}
         self.holding = [None if s in seats else v for s, v in enumerate(base.holding)]
@@ -495,11 +498,6 @@ class Derived:
                         and touched.isdisjoint(cast("tuple[int, ...]", k[4]))):
                     memo[k] = v
         self.memo = memo
-        mortgaged, old_mortgaged = self.mortgaged, base.mortgaged
-        if mortgaged == old_mortgaged:
-            self.values = base.values  # valid for both: a trade value follows from the mortgage alone
-        else:
-            self.values = {j: v for j, v in base.values.items() if mortgaged[j] == old_mortgaged[j]}
 
     def holding_value(self, game: Game, seat: int) -> float:
         v = self.holding[seat]
@@ -539,14 +537,20 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     new = Derived(game, info)
     if same_owners and d is not None:
         new.by_owner = d.by_owner  # a mortgage changed, not who owns what
-    if (d is not None and d.info is info and (d.rules is game.rules or d.rules == game.rules)
-            and len(d.holding) == game.seats):
-        get, companies = info.company_get, info.companies
-        changed: list[int] = []
-        for now, before in ((game.owner, d.owner), (game.mortgaged, d.mortgaged), (game.level, d.level)):
-            if now != before:
-                changed += [j for j, a, b in zip(companies, get(now), get(before), strict=True) if a != b]
-        new.keep(d, changed)
+    if (d is not None and d.key[0] is game and d.info is info and (d.rules is game.rules or d.rules == game.rules)
+            and len(d.holding) == game.seats):  # the same game moving on (a look-ahead copy starts afresh)
+        mortgaged, d_mortgaged = game.mortgaged, d.mortgaged
+        if mortgaged == d_mortgaged:
+            new.values = d.values  # a trade value follows from the square's mortgage alone
+        else:
+            new.values = {j: v for j, v in d.values.items() if mortgaged[j] == d_mortgaged[j]}
+        if d.memo or any(v is not None for v in d.holding):
+            get, companies = info.company_get, info.companies
+            changed: list[int] = []
+            for now, before in ((game.owner, d.owner), (mortgaged, d_mortgaged), (game.level, d.level)):
+                if now != before:
+                    changed += [j for j, a, b in zip(companies, get(now), get(before), strict=True) if a != b]
+            new.keep(d, changed)
     _LAST[0] = new
     return new
 
