@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -284,7 +284,9 @@ class Derived:
     Rents, the threat profile and reserve per seat, the groups each seat holds whole or but one street
     of, and lazily the holding value per seat; ``memo`` keeps other per-state results (trade deltas,
     trade values). Ownership changes a few times a round while bots decide a dozen times, so nearly
-    every decision reads these tables instead of scanning the board.
+    every decision reads these tables instead of scanning the board. Every ``memo`` key is
+    ``(kind, seat, seat, squares, squares, …)`` for a result that follows from those two seats' holdings
+    and those squares alone, so new tables keep the entries that a change leaves standing (:meth:`keep`).
     """
 
     __slots__ = (
@@ -452,10 +454,12 @@ class Derived:
         total_by = self.total_by = list(base.total_by)
         owner, mortgaged = base.owner, base.mortgaged
         rescan: set[int] = set()
+        built: list[int] = []
         for j in base.info.companies:
             lvl = level[j]
             if lvl == old[j]:
                 continue
+            built.append(j)
             o = owner[j]
             if o is None or mortgaged[j]:
                 continue
@@ -471,10 +475,29 @@ class Derived:
         for o in rescan:
             top_by[o] = max(rent[j] for j in base.info.companies if owner[j] == o)
         self._threats(game)
-        self.holding = [None] * game.seats
-        self.memo = {}
-        self.values = base.values
+        self.values = base.values  # trade values follow from the mortgages, which stay
+        if base.key[0] is game and (base.memo or any(v is not None for v in base.holding)):
+            self.keep(base, built)
+        else:  # a look-ahead copy starts afresh: its tables change at every step, and nothing would be read
+            self.holding, self.memo = [None] * game.seats, {}
         self.by_owner = base.by_owner
+
+    def keep(self, base: Derived, changed: list[int]) -> None:
+        """Take over from ``base`` (tables of the same game, board and rules) what the ``changed`` companies
+        (other owner, level or mortgage) leave standing: the holding value of each seat that held none of
+        them before and holds none now, and the memo entries about two such seats and other squares. A
+        purchase or a build then costs the judgements of the seats it involves, not every seat's."""
+        old_owner, owner = base.owner, self.owner
+        seats: set[int | None] = {old_owner[j] for j in changed} | {owner[j] for j in changed}
+        self.holding = [None if s in seats else v for s, v in enumerate(base.holding)]
+        memo: dict[tuple[object, ...], object] = {}
+        if base.memo:
+            touched = set(changed)
+            for k, v in base.memo.items():
+                if (k[1] not in seats and k[2] not in seats and touched.isdisjoint(cast("tuple[int, ...]", k[3]))
+                        and touched.isdisjoint(cast("tuple[int, ...]", k[4]))):
+                    memo[k] = v
+        self.memo = memo
 
     def holding_value(self, game: Game, seat: int) -> float:
         v = self.holding[seat]
@@ -514,6 +537,20 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     new = Derived(game, info)
     if same_owners and d is not None:
         new.by_owner = d.by_owner  # a mortgage changed, not who owns what
+    if (d is not None and d.key[0] is game and d.info is info and (d.rules is game.rules or d.rules == game.rules)
+            and len(d.holding) == game.seats):  # the same game moving on (a look-ahead copy starts afresh)
+        mortgaged, d_mortgaged = game.mortgaged, d.mortgaged
+        if mortgaged == d_mortgaged:
+            new.values = d.values  # a trade value follows from the square's mortgage alone
+        else:
+            new.values = {j: v for j, v in d.values.items() if mortgaged[j] == d_mortgaged[j]}
+        if d.memo or any(v is not None for v in d.holding):
+            get, companies = info.company_get, info.companies
+            changed: list[int] = []
+            for now, before in ((game.owner, d.owner), (mortgaged, d_mortgaged), (game.level, d.level)):
+                if now != before:
+                    changed += [j for j, a, b in zip(companies, get(now), get(before), strict=True) if a != b]
+            new.keep(d, changed)
     _LAST[0] = new
     return new
 

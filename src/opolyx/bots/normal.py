@@ -492,6 +492,8 @@ class NormalBot(BaseBot):
         from opolyx.engine.state import Offer
 
         cash = game.players[seat].cash
+        if cash < res // 2:
+            return None  # no ask costs less than nothing, and every one must leave half the reserve
         d = derived(game, info)
         for missing, o in d.near[seat]:  # groups one street short, held by a rival
             if game.players[o].out:
@@ -590,6 +592,8 @@ class NormalBot(BaseBot):
         from opolyx.engine.state import Offer
 
         cash = game.players[seat].cash
+        if cash - 100 < res + 1000:
+            return None  # every ask is at least 100 (trade values are positive): none would leave the reserve
         proposals = memory(game, seat).proposals
         values = derived(game, info).values
         for j, o in targets:
@@ -639,17 +643,17 @@ class NormalBot(BaseBot):
             give_value = game.trade_value(Offer(0, give_squares))
             if int(-(-(value / 2 - give_value) // 100) * 100) > cash - res // 2:
                 return None
-            c = d.memo[key] = self._cash_needed(game, info, seat, partner, give_squares, take, value)
+            c = d.memo[key] = self._cash_needed(game, info, seat, partner, give_squares, give_value, take, value)
         if c is None or c > cash - res // 2:
             return None
         return Offer(c, give_squares)
 
     def _cash_needed(self, game: Game, info: BoardInfo, seat: int, partner: int, give_squares: tuple[int, ...],
-                     take: Offer, value: int) -> int | None:
-        """:meth:`_cash_for`'s cash before the proposer's own cash is checked, or None if no cash works."""
+                     give_value: int, take: Offer, value: int) -> int | None:
+        """:meth:`_cash_for`'s cash before the proposer's own cash is checked, or None if no cash works
+        (``give_value``: the trade value of ``give_squares``, already worked out by the caller)."""
         from opolyx.engine.state import Offer
 
-        give_value = game.trade_value(Offer(0, give_squares))
         d_prop, d_rec = self.trade_deltas(game, info, seat, partner, Offer(0, give_squares), take)
         need = max(-d_rec, (ENVY * d_prop - d_rec) / (1 + ENVY), value / 2 - give_value, 0.0)
         c = int(-(-need // 100) * 100)
