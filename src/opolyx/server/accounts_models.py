@@ -27,9 +27,13 @@ Avatar = Literal[
 AVATARS: tuple[str, ...] = get_args(Avatar)
 
 
-# A deliberately plain check: the mailed link itself proves the address works.
+# A deliberately plain check: the mailed link itself proves the address works. Control characters are
+# refused with the rest (PostgreSQL cannot store NUL, and no address holds one).
+_ADDRESS_PART = r"[^@\s\x00-\x1f\x7f]+"
 Email = Annotated[
-    str, StringConstraints(strip_whitespace=True, to_lower=True, max_length=320, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+    str,
+    StringConstraints(strip_whitespace=True, to_lower=True, max_length=320,
+                      pattern=rf"^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}$"),
 ]
 
 
