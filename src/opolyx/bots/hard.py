@@ -216,12 +216,13 @@ class HardBot(NormalBot):
             return normal
         if game.players[seat].in_jail:
             return normal  # the jail choice has just spent this decision's budget on its own search
-        offers = self._repriced_offers(game, info, seat, reserve(game, info, seat))
+        res = reserve(game, info, seat)
+        offers = self._repriced_offers(game, info, seat, res)
         if not offers:
             return normal
         options: list[Action] = [normal, *offers]
         if normal["type"] == "propose_trade":
-            options.append(self._without_proposal(game, info, seat))
+            options.append(self._without_proposal(game, info, seat, res))
         pick = self.compare(game, seat, options, 0, "propose")
         if pick != 0 and options[pick]["type"] == "propose_trade":
             chosen = options[pick]
@@ -249,10 +250,7 @@ class HardBot(NormalBot):
                 continue
             if not tradeable(game, info, o, missing):
                 continue
-            value = d.values.get(missing)
-            if value is None:
-                value = d.values[missing] = game.trade_value(Offer(0, take))
-            offer = self._cash_for(game, info, seat, o, (), Offer(0, take), value, cash, res)
+            offer = self._cash_for(game, info, seat, o, (), Offer(0, take), d.trade_value(game, missing), cash, res)
             if offer is None or offer.cash <= before[1]:
                 continue
             mem.repriced[missing] = game.round
@@ -260,9 +258,9 @@ class HardBot(NormalBot):
                            "take": {"cash": 0, "squares": [missing]}})
         return offers
 
-    def _without_proposal(self, game: Game, info: BoardInfo, seat: int) -> Action:
+    def _without_proposal(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:
         """What the turn does when it proposes nothing (never in jail: see :meth:`on_turn`)."""
-        action = self.manage(game, info, seat, reserve(game, info, seat))
+        action = self.manage(game, info, seat, res)
         return {"type": "roll"} if action is None else action
 
     def jail_choice(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:

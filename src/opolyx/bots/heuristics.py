@@ -505,6 +505,15 @@ class Derived:
             v = self.holding[seat] = holding_value(game, self.info, seat)
         return v
 
+    def trade_value(self, game: Game, square: int) -> int:
+        """The trade value (SPEC.md 8) of one company, asked of the engine once per mortgage state."""
+        v = self.values.get(square)
+        if v is None:
+            from opolyx.engine.state import Offer
+
+            v = self.values[square] = game.trade_value(Offer(0, (square,)))
+        return v
+
 
 _LAST: list[Derived | None] = [None]
 

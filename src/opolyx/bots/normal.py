@@ -500,9 +500,7 @@ class NormalBot(BaseBot):
                 continue
             if not tradeable(game, info, o, missing):
                 continue
-            value = d.values.get(missing)
-            if value is None:
-                value = d.values[missing] = game.trade_value(Offer(0, (missing,)))
+            value = d.trade_value(game, missing)
             take = Offer(0, (missing,))
             first = self._face_value_offer(game, info, seat, o, take, value, cash, res)
             if first is not None:
@@ -589,18 +587,14 @@ class NormalBot(BaseBot):
     def collection_offer(self, game: Game, info: BoardInfo, seat: int, res: int,
                          targets: list[tuple[int, int]]) -> Action | None:
         """Cash at the trade value (a little more on each retry, ten rounds apart) for a rival's lone one."""
-        from opolyx.engine.state import Offer
-
         cash = game.players[seat].cash
         if cash - 100 < res + 1000:
             return None  # every ask is at least 100 (trade values are positive): none would leave the reserve
         proposals = memory(game, seat).proposals
-        values = derived(game, info).values
+        d = derived(game, info)
         for j, o in targets:
             # The cheap tests first (all but the last are free of side effects, so their order is free).
-            value = values.get(j)
-            if value is None:
-                value = values[j] = game.trade_value(Offer(0, (j,)))
+            value = d.trade_value(game, j)
             before = proposals.get((o, (), (j,)))
             if before is not None and info.kind[j] == "street":
                 continue  # a street is asked for once, at face value
