@@ -90,6 +90,11 @@ class RemoteConnection(Peer):
             self.cluster.post(self.node, {"t": "close", "conn": self.id})
 
 
+def _node(lease: object) -> str | None:
+    """The process a lease value names (None: no lease)."""
+    return lease.decode() if isinstance(lease, bytes) else None
+
+
 class Cluster:
     """The Redis side: leases, one pub/sub channel per process, an ordered outbox, request/reply."""
 
@@ -134,8 +139,7 @@ class Cluster:
     # --- leases ----------------------------------------------------------------------------------------
 
     async def owner(self, room_id: str) -> str | None:
-        value = await self.redis.get(LEASE + room_id)
-        return value.decode() if isinstance(value, bytes) else None
+        return _node(await self.redis.get(LEASE + room_id))
 
     async def acquire(self, room_id: str) -> bool:
         if await self.lease_redis.set(LEASE + room_id, self.node, nx=True, px=self.lease_ms):
@@ -170,7 +174,7 @@ class Cluster:
         if not room_ids:
             return {}
         values = await self.redis.mget([LEASE + r for r in room_ids])
-        return {r: (v.decode() if isinstance(v, bytes) else None) for r, v in zip(room_ids, values, strict=True)}
+        return {r: _node(v) for r, v in zip(room_ids, values, strict=True)}
 
     # --- messages --------------------------------------------------------------------------------------
 
