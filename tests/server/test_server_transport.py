@@ -24,6 +24,8 @@ def _open(server: ThreadServer) -> tuple[str | None, dict[str, object]]:
 def test_room_sockets_are_compressed_by_default(start_server: Callable[..., ThreadServer]) -> None:
     negotiated, snapshot = _open(start_server())
     assert negotiated is not None and negotiated.startswith("permessage-deflate")
+    # A window wider than one events frame: consecutive game states compress against each other.
+    assert "server_max_window_bits=13" in negotiated
     assert snapshot["room"]["status"] == "waiting"
 
 
