@@ -223,6 +223,24 @@ async def test_group_commit_refuses_only_the_duplicate(store: Store) -> None:
     assert [r.seq for r in await store.load_actions("g1")][-1] == 8
 
 
+async def test_chat_shares_the_action_batches_and_survives_a_refused_action(store: Store) -> None:
+    await _running(store, "g1", "u0")
+    await store.append_action("g1", 1, 0, {"type": "roll"})
+    # Chat and actions in flight together, one action a duplicate: every message is stored, in order,
+    # and only the duplicate is refused.
+    results = await asyncio.gather(
+        store.add_chat("g1", ChatRecord("A", 0, False, "one", 1.0, "u0")),
+        store.append_action("g1", 2, 0, {"type": "buy"}),
+        store.add_chat("g1", ChatRecord("A", 0, False, "two", 2.0, "u0")),
+        store.append_action("g1", 1, 1, {"type": "forked"}),
+        store.add_chat("g1", ChatRecord("Eve", None, True, "three", 3.0)),
+        return_exceptions=True,
+    )
+    assert [type(r).__name__ for r in results] == ["NoneType", "NoneType", "NoneType", "SeqConflict", "NoneType"]
+    assert [m.text for m in await store.recent_chat("g1", 10)] == ["one", "two", "three"]
+    assert [r.action["type"] for r in await store.load_actions("g1")] == ["roll", "buy"]
+
+
 async def test_save_clocks_many_writes_all_and_only_those(store: Store) -> None:
     games = ["g1", "g2", "g3"]
     for i, g in enumerate(games):

@@ -235,17 +235,38 @@ class _Append:
         return {"game_id": self.room_id, "seq": self.seq, "seat": self.seat, "action": self.action, "created_at": now}
 
 
+@dataclass
+class _Chat:
+    room_id: str
+    message: ChatRecord
+    done: asyncio.Future[None]
+
+    def row(self) -> dict[str, Any]:
+        m = self.message
+        return {
+            "room_id": self.room_id,
+            "user_id": m.user_id,
+            "name": m.name,
+            "seat": m.seat,
+            "spectator": m.spectator,
+            "text": m.text,
+            "at": m.at,
+        }
+
+
 class SqlStore(AccountsSql, Store):
     """PostgreSQL through asyncpg; SQLite on the loop's thread through one connection (LoopSqlite).
 
-    Appended actions are group-committed: whatever arrives while a commit is in flight is written
-    together in the next transaction, and each caller returns only once the transaction holding its
-    action has committed.
+    Appended actions and chat messages are group-committed: whatever arrives while a commit is in
+    flight is written together in the next transaction, and each caller returns only once the
+    transaction holding its row has committed. (At a few thousand players a transaction of its own per
+    chat message cost the serving thread about as much as a batch of actions.)
     """
 
     def __init__(self, engine: Db) -> None:
         self.engine = engine
         self._appends: list[_Append] = []
+        self._chats: list[_Chat] = []
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
@@ -521,38 +542,52 @@ class SqlStore(AccountsSql, Store):
     ) -> None:
         item = _Append(room_id, seq, seat, action, clocks, asyncio.get_running_loop().create_future())
         self._appends.append(item)
+        await self._committed(item)
+
+    async def _committed(self, item: _Append | _Chat) -> None:
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
         # Shielded: a caller that goes away must not take the write (or the others in its batch) along.
         await asyncio.shield(item.done)
 
     async def _flush(self) -> None:
-        while self._appends:
+        while self._appends or self._chats:
             batch, self._appends = self._appends, []
+            chats, self._chats = self._chats, []
             try:
-                await self._write_appends(batch)
+                await self._write_appends(batch, chats)
             except IntegrityError:
                 # Somebody's seq was taken: write them one by one so only that one is refused.
                 for item in batch:
                     try:
-                        await self._write_appends([item])
+                        await self._write_appends([item], [])
                     except IntegrityError as exc:
                         _settle(item, SeqConflict(f"action {item.seq} of game {item.room_id} already stored"), exc)
                     except Exception as exc:
                         _settle(item, exc)
                     else:
                         _settle(item)
+                for chat in chats:
+                    try:
+                        await self._write_appends([], [chat])
+                    except Exception as exc:
+                        _settle(chat, exc)
+                    else:
+                        _settle(chat)
             except Exception as exc:
-                for item in batch:
-                    _settle(item, exc)
+                for each in _both(batch, chats):
+                    _settle(each, exc)
             else:
-                for item in batch:
-                    _settle(item)
+                for each in _both(batch, chats):
+                    _settle(each)
 
-    async def _write_appends(self, batch: Sequence[_Append]) -> None:
+    async def _write_appends(self, batch: Sequence[_Append], chats: Sequence[_Chat]) -> None:
         now = _now()
         async with self.engine.begin() as conn:
-            await conn.execute(_INSERT_ACTIONS, [item.row(now) for item in batch])
+            if batch:
+                await conn.execute(_INSERT_ACTIONS, [item.row(now) for item in batch])
+            if chats:
+                await conn.execute(_INSERT_CHAT, [chat.row() for chat in chats])
             latest = {item.room_id: item.clocks for item in batch if item.clocks is not None}
             if latest:
                 await self._write_clocks(conn, latest)
@@ -621,19 +656,9 @@ class SqlStore(AccountsSql, Store):
     # chat -----------------------------------------------------------------------------------------
 
     async def add_chat(self, room_id: str, message: ChatRecord) -> None:
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                _INSERT_CHAT,
-                {
-                    "room_id": room_id,
-                    "user_id": message.user_id,
-                    "name": message.name,
-                    "seat": message.seat,
-                    "spectator": message.spectator,
-                    "text": message.text,
-                    "at": message.at,
-                },
-            )
+        item = _Chat(room_id, message, asyncio.get_running_loop().create_future())
+        self._chats.append(item)
+        await self._committed(item)
 
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatRecord]:
         if limit <= 0:
@@ -702,7 +727,13 @@ class SqlStore(AccountsSql, Store):
         return None if user is None else replace(user, agent=True, api_key=row.id)
 
 
-def _settle(item: _Append, error: BaseException | None = None, cause: BaseException | None = None) -> None:
+def _both(batch: Sequence[_Append], chats: Sequence[_Chat]) -> list[_Append | _Chat]:
+    both: list[_Append | _Chat] = list(batch)
+    both.extend(chats)
+    return both
+
+
+def _settle(item: _Append | _Chat, error: BaseException | None = None, cause: BaseException | None = None) -> None:
     if item.done.done():
         return
     if error is None:
