@@ -31,6 +31,7 @@ from opolyx.server.engine_api import JSON, EngineApi, GameLike
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.metrics import ServerMetrics
 from opolyx.server.settings import Settings
+from opolyx.server.transport import DIRECT_SEND
 from opolyx.server.wire import Fragment, dumps, fragment
 from opolyx.storage import (
     FINISHED,
@@ -98,6 +99,10 @@ class Connection(Peer):
         self.address = address
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.queue_limit = queue_limit
+        # uvicorn's synchronous send for this socket (transport.RoomSocketProtocol), used while nothing
+        # waits in the queue, so frames stay in order; None under another server (tests' clients).
+        self.direct: Callable[[str], bool] | None = ws.scope.get("extensions", {}).get(DIRECT_SEND)
+        self.writing = False
         self.closed = False
         self.close_code = 1000
         self.id = secrets.token_hex(6)
@@ -107,6 +112,8 @@ class Connection(Peer):
     def send_text(self, text: str) -> None:
         """Queue an already serialised frame (a broadcast serialises once per seat, not per socket)."""
         if self.closed:
+            return
+        if self.direct is not None and not self.writing and self.queue.empty() and self.direct(text):
             return
         if self.queue.qsize() >= self.queue_limit:
             # Too far behind: drop it; the client reconnects and gets a fresh snapshot.
@@ -128,7 +135,9 @@ class Connection(Peer):
                 text = await self.queue.get()
                 if text is None:
                     break
+                self.writing = True
                 await self.ws.send_text(text)
+                self.writing = False
         except Exception:  # the socket went away; the reader side notices and cleans up
             pass
         finally:
