@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     # permessage-deflate on room WebSockets: frames shrink to about a fifth, at a CPU cost per socket and
     # frame (each socket has its own context); docs/operating.md has the figures.
     ws_deflate: bool = True
+    # A room socket that has sent nothing for this long gets a protocol ping, and is closed if no pong
+    # comes back within as long again (a half-open connection); sockets that talk are not pinged.
+    ws_ping_seconds: float = Field(default=20.0, gt=0)
     # Outgoing messages a slow client may lag behind before it is disconnected (it can reconnect).
     send_queue_limit: int = 1000
 
