@@ -24,7 +24,7 @@ from opolyx.storage import (
     Store,
 )
 from opolyx.storage.tables import metadata
-from opolyx.storage.testing import TestDatabase
+from opolyx.storage.testing import TestDatabase, pg_exec
 
 pytestmark = pytest.mark.anyio
 
@@ -239,6 +239,24 @@ async def test_chat_shares_the_action_batches_and_survives_a_refused_action(stor
     assert [type(r).__name__ for r in results] == ["NoneType", "NoneType", "NoneType", "SeqConflict", "NoneType"]
     assert [m.text for m in await store.recent_chat("g1", 10)] == ["one", "two", "three"]
     assert [r.action["type"] for r in await store.load_actions("g1")] == ["roll", "buy"]
+
+
+async def test_a_connection_the_database_dropped_fails_at_most_one_call(store: Store, database: TestDatabase) -> None:
+    if database.kind != "postgresql":
+        pytest.skip("SQLite has no server to drop connections")
+    assert isinstance(store, SqlStore)
+    await store.create_user("a", "A", "en")
+    async with store.engine.connect() as conn:
+        pid = (await conn.execute(sa.text("SELECT pg_backend_pid()"))).scalar()
+    await pg_exec(database.url, f"SELECT pg_terminate_backend({int(pid)})")  # e.g. a database restart
+    failures = 0
+    for _ in range(3):
+        try:
+            await store.get_user("a")
+        except Exception:
+            failures += 1
+    assert failures <= 1
+    assert (await store.get_user("a")) is not None
 
 
 async def test_save_clocks_many_writes_all_and_only_those(store: Store) -> None:

@@ -34,7 +34,7 @@ def pg_url() -> str | None:
     return os.environ.get(PG_ENV) or None
 
 
-async def _pg_exec(url: str, sql: str) -> None:
+async def pg_exec(url: str, sql: str) -> None:
     import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
@@ -53,8 +53,8 @@ def fresh_database(kind: str, tmp_dir: Path) -> Iterator[TestDatabase]:
     if url is None:
         raise RuntimeError(PG_SKIP_MESSAGE)
     schema = f"t_{secrets.token_hex(6)}"
-    asyncio.run(_pg_exec(url, f'CREATE SCHEMA "{schema}"'))
+    asyncio.run(pg_exec(url, f'CREATE SCHEMA "{schema}"'))
     try:
         yield TestDatabase("postgresql", url, schema)
     finally:
-        asyncio.run(_pg_exec(url, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        asyncio.run(pg_exec(url, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
