@@ -394,7 +394,9 @@ class Tab(asyncio.Protocol):
         timer = self.timer
         when = self.loop.time() + (wake - time.perf_counter())
         if timer is not None:
-            if not timer.cancelled() and abs(timer.when() - when) < 0.001:
+            # uvloop hands back a plain Handle, without when(), for a time already past.
+            due = getattr(timer, "when", None)
+            if due is not None and not timer.cancelled() and abs(due() - when) < 0.001:
                 return
             timer.cancel()
         self.timer = self.loop.call_at(when, self._tick)
