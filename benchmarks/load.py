@@ -242,9 +242,9 @@ def own_server(
 
 
 def drop_schema(database: str, schema: str) -> None:
-    from opolyx.storage.testing import _pg_exec
+    from opolyx.storage.testing import pg_exec
 
-    asyncio.run(_pg_exec(database, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    asyncio.run(pg_exec(database, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
 
 
 def point(args: argparse.Namespace, clients: int) -> dict[str, float]:
