@@ -64,8 +64,9 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         """Ping only a socket that has been quiet for a whole interval.
 
         uvicorn pings every socket every interval, whatever it hears: one more frame out and one in per
-        socket and interval, a quarter of all socket writes at human pace, where the browser already
-        sends its own ping every 20 s. Anything received proves the peer alive just as well as a pong.
+        socket and interval (about a tenth of the writes and a quarter of the reads at human pace), where
+        the browser already sends its own ping every 20 s. Anything received proves the peer alive just
+        as well as a pong.
         """
         quiet = self.loop.time() - self.heard_at
         interval = self.ping_interval or 0.0
