@@ -1,4 +1,5 @@
-"""A process of a cluster keeps the leases of its rooms while it is busy with other cluster work.
+"""A process of a cluster keeps the leases of its rooms, and carries out lobby calls once, while it is
+busy with other cluster work.
 
 Under load (a few hundred rooms on two workers) adopting unowned games took seconds; renewing leases
 waited behind it, the leases expired, and the other worker took rooms that were still being played
@@ -10,16 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import os
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
+from opolyx.server import rooms as rooms_module
 from opolyx.server.cluster import Cluster
 from opolyx.server.engine_api import load_engine
 from opolyx.server.hub import HubContext
 from opolyx.server.rooms import RoomService
 from opolyx.server.settings import Settings
+from opolyx.storage import UserRecord
 from opolyx.storage.testing import REDIS_ENV
 
 REDIS_URL = os.environ.get(REDIS_ENV) or None
@@ -83,3 +88,52 @@ def test_a_crowd_of_redis_commands_waits_for_connections_instead_of_failing() ->
             await cluster.close()
 
     assert asyncio.run(run()) == [None] * 600
+
+
+class Users:
+    """A store that knows every caller (the owner looks the caller of a forwarded lobby call up)."""
+
+    async def get_user(self, user_id: str) -> UserRecord:
+        return UserRecord(user_id, "Ann", "en", None, datetime(2026, 1, 1, tzinfo=UTC))
+
+
+def test_a_lobby_call_retried_after_a_timeout_is_carried_out_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy owner answers a forwarded "add a bot" after the caller's timeout: the caller asks again,
+    and the owner must answer the retry with the first call's result instead of adding a second bot
+    (or, for "start", answering ``already_started`` to the person who started the game)."""
+    assert REDIS_URL is not None
+    settings = Settings(data_dir=tmp_path, cluster_call_timeout=0.2, secret_key="test-secret")
+    carried_out: list[tuple[str, tuple[Any, ...]]] = []
+
+    async def slow_call(hub: Any, op: str, user: Any, args: Any) -> dict[str, Any]:
+        carried_out.append((op, tuple(args)))
+        await asyncio.sleep(0.5)  # longer than the caller waits
+        return {"id": hub.room.id, "bots": len(carried_out)}
+
+    monkeypatch.setattr(rooms_module, "_local_call", slow_call)
+
+    async def run() -> dict[str, Any]:
+        owner_cluster, caller_cluster = Cluster(REDIS_URL, 5.0), Cluster(REDIS_URL, 5.0)
+        store: Any = Users()
+        owner = RoomService(HubContext(settings, store, load_engine), owner_cluster)
+        caller = RoomService(HubContext(settings, store, load_engine), caller_cluster)
+        room_id = f"retry-test-{owner_cluster.node}"
+        await owner.start_cluster()
+        await caller.start_cluster()
+        try:
+            assert await owner_cluster.acquire(room_id)
+            owner.hubs[room_id] = cast(Any, SimpleNamespace(room=SimpleNamespace(id=room_id)))
+            user = await store.get_user("u1")
+            return await caller.call(room_id, "add_bot", user, "normal")
+        finally:
+            owner.hubs.pop(room_id, None)
+            await owner_cluster.release(room_id)
+            for service, cluster in ((owner, owner_cluster), (caller, caller_cluster)):
+                await service.close()
+                await cluster.close()
+
+    view = asyncio.run(run())
+    assert carried_out == [("add_bot", ("normal",))]
+    assert view["bots"] == 1

@@ -44,6 +44,9 @@ CALLS = ("view", "enter", "join", "leave", "add_bot", "remove_bot", "start")
 # Entropy (docs/security.md): room ids 12 random bytes = 96 bits; codes 8 symbols of 31 = 39.6 bits.
 ROOM_ID_BYTES = 12
 CODE_LENGTH = 8
+# How long the owner remembers its answer to a lobby call from another process: longer than the sender
+# keeps retrying it (four attempts of OPOLYX_CLUSTER_CALL_TIMEOUT, 10 s by default).
+ANSWER_SECONDS = 60.0
 
 FrameHandler = Callable[[RoomHub, Peer, "str | bytes | None"], Awaitable[None]]
 
@@ -73,6 +76,9 @@ class RoomService:
         self._expirer: asyncio.Task[None] | None = None
         # Waiting rooms created from each address (this process), to cap how many one address holds.
         self.created_from: dict[str, set[str]] = {}
+        # On the owner: answers to lobby calls from other processes by call id, kept for ANSWER_SECONDS,
+        # so a call its sender retried after a timeout is answered, not carried out twice.
+        self._answers: dict[str, tuple[float, asyncio.Future[JSON]]] = {}
 
     # --- hubs in this process ----------------------------------------------------------------------
 
@@ -323,7 +329,13 @@ class RoomService:
     # --- lobby calls about one room ------------------------------------------------------------------
 
     async def call(self, room_id: str, op: str, user: UserRecord | None, *args: Any) -> JSON:
-        """Run a lobby call on the room's hub, wherever it lives; returns the room as ``user`` sees it."""
+        """Run a lobby call on the room's hub, wherever it lives; returns the room as ``user`` sees it.
+
+        A call to another process that times out is sent again under the same id: if the first one is
+        still running there (a busy owner), the retry waits for its answer instead of running it again,
+        so a slow "add a bot" adds one bot and a slow "start" does not come back ``already_started``.
+        """
+        call_id = secrets.token_hex(8)
         for attempt in range(4):
             target = await self.route(room_id)
             if target is None:
@@ -336,6 +348,7 @@ class RoomService:
                     target,
                     {
                         "room": room_id,
+                        "call": call_id,
                         "op": op,
                         "user": user.id if user else None,
                         "agent": bool(user and user.agent),
@@ -436,6 +449,27 @@ class RoomService:
         if hub is None or room_id not in self.cluster.owned:
             self.cluster.reply(node, req, {"moved": True})
             return
+        call_id = str(m.get("call") or req)
+        known = self._answers.get(call_id)
+        if known is not None:
+            self.cluster.reply(node, req, await asyncio.shield(known[1]))
+            return
+        now = time.monotonic()
+        for old_id, (at, done) in list(self._answers.items()):
+            if now - at < ANSWER_SECONDS:
+                break  # in order of arrival: the rest are newer
+            if done.done():
+                del self._answers[old_id]
+        answer: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self._answers[call_id] = (now, answer)
+        body: JSON = {}
+        try:
+            body = await self._carry_out(m, hub)
+        finally:
+            answer.set_result(body)
+        self.cluster.reply(node, req, body)
+
+    async def _carry_out(self, m: JSON, hub: RoomHub) -> JSON:
         body: JSON
         try:
             op, uid = str(m.get("op")), m.get("user")
@@ -449,9 +483,9 @@ class RoomService:
         except ApiError as exc:
             body = {"error": {"status": exc.status, "code": exc.code, "message": exc.message, "room": exc.room}}
         except Exception:
-            log.exception("lobby call %r in room %s failed", m.get("op"), room_id)
+            log.exception("lobby call %r in room %s failed", m.get("op"), hub.room.id)
             body = {"error": {"status": 500, "code": E.INTERNAL, "message": "the call failed", "room": None}}
-        self.cluster.reply(node, req, body)
+        return body
 
     async def _rehome(self, room_id: str) -> None:
         """The room's owner changed (or is gone): re-attach our sockets there, taking it over if free."""
