@@ -102,6 +102,11 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             self.conn.send_text(text.encode())
         except InvalidState:
             return False
+        except Exception:
+            # Never let one socket's failure break a broadcast to the others: the ASGI send, in the
+            # socket's writer task, meets the same failure and closes the socket.
+            logging.getLogger("opolyx.server").debug("direct send failed", exc_info=True)
+            return False
         self.transport.write(b"".join(self.conn.data_to_send()))
         return True
 
