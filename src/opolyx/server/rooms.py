@@ -469,11 +469,14 @@ class RoomService:
                 del self._answers[old_id]
         answer: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
         self._answers[call_id] = (now, answer)
-        body: JSON = {}
         try:
             body = await self._carry_out(m, hub)
-        finally:
-            answer.set_result(body)
+        except BaseException:
+            # Cancelled (this process is stopping): whoever waits for this answer asks again elsewhere.
+            self._answers.pop(call_id, None)
+            answer.set_result({"moved": True})
+            raise
+        answer.set_result(body)
         self.cluster.reply(node, req, body)
 
     async def _carry_out(self, m: JSON, hub: RoomHub) -> JSON:
