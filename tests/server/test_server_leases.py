@@ -104,12 +104,12 @@ def test_a_lobby_call_retried_after_a_timeout_is_carried_out_once(
     and the owner must answer the retry with the first call's result instead of adding a second bot
     (or, for "start", answering ``already_started`` to the person who started the game)."""
     assert REDIS_URL is not None
-    settings = Settings(data_dir=tmp_path, cluster_call_timeout=0.2, secret_key="test-secret")
+    settings = Settings(data_dir=tmp_path, cluster_call_timeout=0.4, secret_key="test-secret")
     carried_out: list[tuple[str, tuple[Any, ...]]] = []
 
     async def slow_call(hub: Any, op: str, user: Any, args: Any) -> dict[str, Any]:
         carried_out.append((op, tuple(args)))
-        await asyncio.sleep(0.5)  # longer than the caller waits
+        await asyncio.sleep(1.0)  # longer than the caller waits, twice
         return {"id": hub.room.id, "bots": len(carried_out)}
 
     monkeypatch.setattr(rooms_module, "_local_call", slow_call)
