@@ -9,7 +9,7 @@ suite checks each chosen action against ``legal_actions`` to keep the two in ste
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, cast
@@ -60,6 +60,9 @@ class BoardInfo:
     dealership_get: Callable[[Sequence[Any]], tuple[Any, ...]]
     company_get: Callable[[Sequence[Any]], tuple[Any, ...]]
     utility_get: Callable[[Sequence[Any]], tuple[Any, ...]]
+    #: Per square, the unit its rent depends on: the index of its colour group in ``street_groups``, the
+    #: dealerships (``len(street_groups)``), the utilities (one more), or -1 for a square nobody owns.
+    unit_of: tuple[int, ...]
 
 
 _BOARDS: dict[str, BoardInfo] = {}
@@ -78,6 +81,10 @@ def board_info(board: Board) -> BoardInfo:
     if info is None:
         sq = board.squares
         members = tuple(board.groups[s.group] if s.group else () for s in sq)
+        streets = tuple(board.groups.values())
+        unit: dict[int, int] = {j: g for g, m in enumerate(streets) for j in m}
+        unit.update({j: len(streets) for j in board.dealerships})
+        unit.update({j: len(streets) + 1 for j in board.utilities})
         info = BoardInfo(
             n=len(sq),
             kind=tuple(s.kind for s in sq),
@@ -94,10 +101,11 @@ def board_info(board: Board) -> BoardInfo:
             dealership_rents=board.dealership_rents,
             utility_multipliers=board.utility_multipliers,
             hot=tuple(_HOT_GROUPS.get(s.group or "", 1.0) for s in sq),
-            street_groups=tuple((m, _getter(m), tuple(sq[j].rents for j in m)) for m in board.groups.values()),
+            street_groups=tuple((m, _getter(m), tuple(sq[j].rents for j in m)) for m in streets),
             dealership_get=_getter(board.dealerships),
             company_get=_getter(board.companies),
             utility_get=_getter(board.utilities),
+            unit_of=tuple(unit.get(j, -1) for j in range(len(sq))),
         )
         _BOARDS[board.name] = info
     return info
@@ -232,15 +240,18 @@ def standing(game: Game, info: BoardInfo, seat: int) -> float:
 
 
 def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, every_street: bool) -> float:
+    # The seat's companies first (a comprehension), then the sum over them alone, in board order: the
+    # terms and their order are those of a walk over every company, so the float comes out the same.
+    owned = [i for i in info.companies if own[i] == seat]
     total = 0.0
+    if not owned:
+        return total
     mortgaged, level = game.mortgaged, game.level
     prices, kinds, hot, level_cost = info.price, info.kind, info.hot, info.level_cost
     pct = game.rules.redemption_percent
     dealers = utils = -1
     done: set[int] = set()
-    for i, o in zip(info.companies, info.company_get(own), strict=True):
-        if o != seat:
-            continue
+    for i in owned:
         kind = kinds[i]
         price = prices[i]
         if kind == "street":
@@ -258,15 +269,17 @@ def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, 
                 total += held * _GROUP_FACTOR.get((k, len(members)), 1.0) * hot[i]
         elif kind == "dealership":
             if dealers < 0:
-                dealers = sum(1 for j in info.dealerships if own[j] == seat)
+                dealers = info.dealership_get(own).count(seat)
             total += price * (1.0 + 0.125 * (dealers - 1))
         else:
             if utils < 0:
-                utils = sum(1 for j in info.utilities if own[j] == seat)
+                utils = info.utility_get(own).count(seat)
             total += price * (0.75 + 0.2 * (utils - 1))
         if mortgaged[i]:
             total -= price // 2 * pct // 100
-        total += level[i] * level_cost[i]
+        lvl = level[i]
+        if lvl:  # adding 0 would leave the float as it is
+            total += lvl * level_cost[i]
     return total
 
 
@@ -275,6 +288,44 @@ def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, 
 
 def _teams_key(game: Game) -> tuple[int | None, ...] | None:
     return tuple(p.team for p in game.players) if game.rules.teams else None
+
+
+#: A colour group's shape: the seat holding all of it (or None), and each seat holding all but one of its
+#: streets (two seats at most, in a group of two) with (that street, its holder) when a rival holds it.
+GroupShape = tuple[int | None, tuple[tuple[int, tuple[int, int] | None], ...]]
+
+
+def _street_rents(game: Game, members: tuple[int, ...], rows: tuple[tuple[int, ...], ...], held: tuple[Any, ...],
+                  level: list[int], mortgaged: list[bool], rent: list[int]) -> GroupShape:
+    """Write the rents of one colour group's streets into ``rent`` (0 unowned or mortgaged; an unbuilt
+    street's rent doubles while its group is whole) and return the group's shape."""
+    n = len(held)
+    o = held[0]
+    if o is not None and held.count(o) == n:
+        for j, row in zip(members, rows, strict=True):
+            lvl = level[j]
+            rent[j] = 0 if mortgaged[j] else row[lvl] if lvl else row[0] * 2
+        return o, ()
+    shorts: list[tuple[int, tuple[int, int] | None]] = []
+    for x in range(n):
+        o = held[x]
+        j = members[x]
+        if o is None:
+            rent[j] = 0
+            continue
+        rent[j] = 0 if mortgaged[j] else rows[x][level[j]]
+        if held.count(o) == n - 1 and held.index(o) == x:
+            y = next(y for y in range(n) if held[y] != o)
+            m = held[y]
+            shorts.append((o, (members[y], m) if m is not None and not allies(game, m, o) else None))
+    return None, tuple(shorts)
+
+
+def _kind_rents(squares: tuple[int, ...], held: tuple[Any, ...], table: tuple[int, ...], mult: int,
+                mortgaged: list[bool], rent: list[int]) -> None:
+    """Write the rents of the dealerships or the utilities into ``rent``: they grow with each one held."""
+    for j, o in zip(squares, held, strict=True):
+        rent[j] = 0 if o is None or mortgaged[j] else mult * table[held.count(o) - 1]
 
 
 class Derived:
@@ -287,6 +338,10 @@ class Derived:
     every decision reads these tables instead of scanning the board. Every ``memo`` key is
     ``(kind, seat, seat, squares, squares, …)`` for a result that follows from those two seats' holdings
     and those squares alone, so new tables keep the entries that a change leaves standing (:meth:`keep`).
+
+    Tables after a change are worked out from the tables before it (:meth:`_update`): a rent depends only
+    on its own colour group (or on the dealerships or utilities held), so only the groups a purchase,
+    mortgage, build or trade touched are priced again, and only the seats they involve are summed again.
     """
 
     __slots__ = (
@@ -304,6 +359,7 @@ class Derived:
         "rent",
         "reserve",
         "rules",
+        "shapes",
         "short_one",
         "teams",
         "threat",
@@ -312,98 +368,149 @@ class Derived:
         "unowned",
         "values",
     )
+    threat: list[tuple[int, int]]
+    reserve: list[int]
 
-    def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None) -> None:
-        if base is not None:
-            # Through the constructor rather than ``object.__new__``, which compiled classes refuse.
-            self._relevel(game, base)
-            return
+    def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None,
+                 changed: list[int] | None = None) -> None:
         self.key: tuple[Game, int] = (game, game.seq)
         self.info = info
         self.rules = game.rules
-        self.teams = _teams_key(game)
         owner = self.owner = list(game.owner)
         level = self.level = list(game.level)
         mortgaged = self.mortgaged = list(game.mortgaged)
-        seats = game.seats
-        rent = self.rent = [0] * info.n
-        top_by = [0] * seats
-        total_by = [0] * seats
-        complete: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
-        short_one: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
-        near: list[list[tuple[int, int]]] = [[] for _ in range(seats)]
-        mortgaged_by: list[list[int]] = [[] for _ in range(seats)]
-        unowned = 0
-        # Streets, a group at a time (the rent of an unbuilt street doubles when its group is whole).
-        for members, get, rows in info.street_groups:
-            held = get(owner)
-            n = len(held)
-            o = held[0]
-            if o is not None and held.count(o) == n:
-                complete[o].append(members)
-                for j, row in zip(members, rows, strict=True):
-                    if mortgaged[j]:
-                        mortgaged_by[o].append(j)
-                        continue
-                    lvl = level[j]
-                    r = rent[j] = row[lvl] if lvl else row[0] * 2
-                    total_by[o] += r
-                    if r > top_by[o]:
-                        top_by[o] = r
-                continue
-            free = held.count(None)
-            unowned += free
-            if free == n:
-                continue
-            for x in range(n):
-                o = held[x]
-                if o is None:
-                    continue
-                j = members[x]
-                if mortgaged[j]:
-                    mortgaged_by[o].append(j)
-                else:
-                    r = rent[j] = rows[x][level[j]]
-                    total_by[o] += r
-                    if r > top_by[o]:
-                        top_by[o] = r
-                if held.count(o) == n - 1 and held.index(o) == x:
-                    short_one[o].append(members)
-                    y = next(y for y in range(n) if held[y] != o)
-                    m = held[y]
-                    if m is not None and not allies(game, m, o):
-                        near[o].append((members[y], m))
-        for squares, get, table, mult in ((info.dealerships, info.dealership_get, info.dealership_rents, 1),
-                                          (info.utilities, info.utility_get, info.utility_multipliers, 7)):
-            held = get(owner)
-            unowned += held.count(None)
-            for j, o in zip(squares, held, strict=True):
-                if o is None:
-                    continue
-                if mortgaged[j]:
-                    mortgaged_by[o].append(j)
-                    continue
-                r = rent[j] = mult * table[held.count(o) - 1]
-                total_by[o] += r
-                if r > top_by[o]:
-                    top_by[o] = r
-        self.unowned = unowned
-        for m in mortgaged_by:
-            m.sort()
-        self.mortgaged_by = mortgaged_by
-        self.top_by = top_by
-        self.total_by = total_by
-        self._threats(game)
-        self.complete = complete
-        self.short_one = short_one
-        self.near = near
-        self.holding: list[float | None] = [None] * seats
+        self.holding: list[float | None] = [None] * game.seats
         self.memo: dict[tuple[object, ...], object] = {}
         #: Trade value (SPEC.md 8) per company asked about: it follows from the mortgages alone.
         self.values: dict[int, int] = {}
         #: Results that follow from ownership alone (and who is out), kept while only levels or mortgages
         #: change: the normal bot's trade targets per (seat, eliminated seats).
         self.by_owner: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
+        if base is not None and changed is not None:
+            # Through the constructor rather than ``object.__new__``, which compiled classes refuse.
+            self._update(game, base, changed)
+            return
+        self.teams = _teams_key(game)
+        seats = game.seats
+        rent = self.rent = [0] * info.n
+        self.shapes = [_street_rents(game, members, rows, get(owner), level, mortgaged, rent)
+                       for members, get, rows in info.street_groups]
+        _kind_rents(info.dealerships, info.dealership_get(owner), info.dealership_rents, 1, mortgaged, rent)
+        _kind_rents(info.utilities, info.utility_get(owner), info.utility_multipliers, 7, mortgaged, rent)
+        top_by = self.top_by = [0] * seats
+        total_by = self.total_by = [0] * seats
+        mortgaged_by: list[list[int]] = [[] for _ in range(seats)]
+        held = info.company_get(owner)
+        for j, o in zip(info.companies, held, strict=True):
+            if o is None:
+                continue
+            if mortgaged[j]:
+                mortgaged_by[o].append(j)  # in board order, as the companies are
+                continue
+            r = rent[j]
+            total_by[o] += r
+            if r > top_by[o]:
+                top_by[o] = r
+        self.unowned = held.count(None)
+        self.mortgaged_by = mortgaged_by
+        self.complete: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
+        self.short_one: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
+        self.near: list[list[tuple[int, int]]] = [[] for _ in range(seats)]
+        self._shape_lists(range(seats))
+        self._threats(game)
+
+    def _update(self, game: Game, base: Derived, changed: list[int]) -> None:
+        """These tables from ``base`` (tables of a position with the same board, rules and teams) and the
+        companies whose owner, level or mortgage differ from it: the same tables a fresh build makes."""
+        info = base.info
+        self.teams = base.teams
+        owner, level, mortgaged = self.owner, self.level, self.mortgaged
+        old_owner, old_rent, old_top = base.owner, base.rent, base.top_by
+        rent = self.rent = list(old_rent)
+        shapes = self.shapes = list(base.shapes)
+        top_by = self.top_by = list(old_top)
+        total_by = self.total_by = list(base.total_by)
+        groups = info.street_groups
+        units = {info.unit_of[j] for j in changed}
+        reshaped: set[int] = set()
+        rescan: set[int] = set()
+        for u in units:
+            if u < len(groups):
+                members, get, rows = groups[u]
+                shape = _street_rents(game, members, rows, get(owner), level, mortgaged, rent)
+                old_shape = shapes[u]
+                if shape != old_shape:
+                    shapes[u] = shape
+                    for whole, shorts in (old_shape, shape):
+                        if whole is not None:
+                            reshaped.add(whole)
+                        reshaped.update(o for o, _near in shorts)
+                squares = members
+            elif u == len(groups):
+                squares = info.dealerships
+                _kind_rents(squares, info.dealership_get(owner), info.dealership_rents, 1, mortgaged, rent)
+            else:
+                squares = info.utilities
+                _kind_rents(squares, info.utility_get(owner), info.utility_multipliers, 7, mortgaged, rent)
+            for j in squares:
+                was, o, before, r = old_owner[j], owner[j], old_rent[j], rent[j]
+                if was is not None and before:
+                    total_by[was] -= before
+                    if before == old_top[was] and (o != was or r < before):
+                        rescan.add(was)
+                if o is not None and r:
+                    total_by[o] += r
+                    if r > top_by[o]:
+                        top_by[o] = r
+        companies = info.companies
+        for o in rescan:
+            top_by[o] = max([rent[j] for j in companies if owner[j] == o], default=0)
+        old_mortgaged = base.mortgaged
+        unowned = base.unowned
+        mortgages: set[int] = set()
+        for j in set(changed):
+            was, o = old_owner[j], owner[j]
+            if was is None:
+                unowned -= 1
+            if o is None:
+                unowned += 1
+            if old_mortgaged[j] or mortgaged[j]:
+                if was is not None:
+                    mortgages.add(was)
+                if o is not None:
+                    mortgages.add(o)
+        self.unowned = unowned
+        mortgaged_by = self.mortgaged_by = list(base.mortgaged_by)
+        for o in mortgages:
+            mortgaged_by[o] = [j for j in companies if owner[j] == o and mortgaged[j]]
+        self.complete, self.short_one, self.near = list(base.complete), list(base.short_one), list(base.near)
+        if reshaped:
+            self._shape_lists(reshaped)
+        if top_by == old_top and total_by == base.total_by:
+            self.threat, self.reserve = base.threat, base.reserve
+        else:
+            self._threats(game)
+
+    def _shape_lists(self, seats: Iterable[int]) -> None:
+        """``complete``, ``short_one`` and ``near`` of ``seats`` from the groups' shapes, in board order."""
+        lists: dict[int, tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[tuple[int, int]]]] = {
+            seat: ([], [], []) for seat in seats
+        }
+        for (members, _get, _rows), (whole, shorts) in zip(self.info.street_groups, self.shapes, strict=True):
+            if whole is not None:
+                if whole in lists:
+                    lists[whole][0].append(members)
+                continue
+            for o, entry in shorts:
+                if o in lists:
+                    _complete, short_one, near = lists[o]
+                    short_one.append(members)
+                    if entry is not None:
+                        near.append(entry)
+        for seat, (complete, short_one, near) in lists.items():
+            self.complete[seat] = complete
+            self.short_one[seat] = short_one
+            self.near[seat] = near
 
     def _threats(self, game: Game) -> None:
         """Threat profile and reserve per seat from the rents per owner (``top_by``, ``total_by``)."""
@@ -432,55 +539,6 @@ class Derived:
                 res.append(min(600 + top // 2 + total // 20, 8000))
         self.threat = threat
         self.reserve = res
-
-    def releveled(self, game: Game) -> Derived:
-        """These tables after building or selling only (same owners and mortgages, other levels).
-
-        Levels change only inside whole groups, so nothing but rents, threats and holdings moves.
-        """
-        return Derived(game, self.info, self)
-
-    def _relevel(self, game: Game, base: Derived) -> None:
-        self.key = (game, game.seq)
-        self.info, self.rules, self.teams = base.info, base.rules, base.teams
-        self.owner, self.mortgaged = base.owner, base.mortgaged
-        self.unowned, self.complete, self.mortgaged_by = base.unowned, base.complete, base.mortgaged_by
-        self.near, self.short_one = base.near, base.short_one
-        level = self.level = list(game.level)
-        old = base.level
-        rows = base.info.rents
-        rent = self.rent = list(base.rent)
-        top_by = self.top_by = list(base.top_by)
-        total_by = self.total_by = list(base.total_by)
-        owner, mortgaged = base.owner, base.mortgaged
-        rescan: set[int] = set()
-        built: list[int] = []
-        for j in base.info.companies:
-            lvl = level[j]
-            if lvl == old[j]:
-                continue
-            built.append(j)
-            o = owner[j]
-            if o is None or mortgaged[j]:
-                continue
-            group = base.info.group_members[j]
-            r = rows[j][lvl] if lvl else (rows[j][0] * 2 if all(owner[x] == o for x in group) else rows[j][0])
-            before = rent[j]
-            rent[j] = r
-            total_by[o] += r - before
-            if r > top_by[o]:
-                top_by[o] = r
-            elif before == top_by[o] and r < before:
-                rescan.add(o)
-        for o in rescan:
-            top_by[o] = max(rent[j] for j in base.info.companies if owner[j] == o)
-        self._threats(game)
-        self.values = base.values  # trade values follow from the mortgages, which stay
-        if base.key[0] is game and (base.memo or any(v is not None for v in base.holding)):
-            self.keep(base, built)
-        else:  # a look-ahead copy starts afresh: its tables change at every step, and nothing would be read
-            self.holding, self.memo = [None] * game.seats, {}
-        self.by_owner = base.by_owner
 
     def keep(self, base: Derived, changed: list[int]) -> None:
         """Take over from ``base`` (tables of the same game, board and rules) what the ``changed`` companies
@@ -517,49 +575,59 @@ class Derived:
 
 _LAST: list[Derived | None] = [None]
 
+#: Beyond this many changed companies (a bankruptcy, another game's position) the tables are built afresh.
+_UPDATE_LIMIT = 8
+
 
 def derived(game: Game, info: BoardInfo) -> Derived:
     """The :class:`Derived` tables of ``game`` now.
 
     One entry is kept: a hit needs the same game at the same ``seq``, or — for a game that moved on
     without a purchase, build or mortgage, and for look-ahead copies — equal ownership, levels and
-    mortgages (compared by content, so the answer never depends on which game asked before).
+    mortgages (compared by content, so the answer never depends on which game asked before). Otherwise
+    the new tables are worked out from the kept ones when they belong to the same board, rules and teams.
     """
     d = _LAST[0]
     if d is not None and d.key[0] is game and d.key[1] == game.seq:
         return d
-    same_owners = (
-        d is not None
-        and d.owner == game.owner
-        and d.info is info
-        and (d.rules is game.rules or d.rules == game.rules)
-        and d.teams == _teams_key(game)
-        and len(d.reserve) == game.seats
-    )
-    if same_owners and d is not None and d.mortgaged == game.mortgaged:
-        if d.level == game.level:
-            d.key = (game, game.seq)
-            return d
-        d = d.releveled(game)
-        _LAST[0] = d
+    if (d is None or d.info is not info or not (d.rules is game.rules or d.rules == game.rules)
+            or d.teams != _teams_key(game) or len(d.reserve) != game.seats):
+        new = _LAST[0] = Derived(game, info)
+        return new
+    owner, mortgaged, level = game.owner, game.mortgaged, game.level
+    same_owners = d.owner == owner
+    same_mortgages = d.mortgaged == mortgaged
+    same_levels = d.level == level
+    if same_owners and same_mortgages and same_levels:
+        d.key = (game, game.seq)
         return d
-    new = Derived(game, info)
-    if same_owners and d is not None:
-        new.by_owner = d.by_owner  # a mortgage changed, not who owns what
-    if (d is not None and d.key[0] is game and d.info is info and (d.rules is game.rules or d.rules == game.rules)
-            and len(d.holding) == game.seats):  # the same game moving on (a look-ahead copy starts afresh)
-        mortgaged, d_mortgaged = game.mortgaged, d.mortgaged
-        if mortgaged == d_mortgaged:
-            new.values = d.values  # a trade value follows from the square's mortgage alone
-        else:
-            new.values = {j: v for j, v in d.values.items() if mortgaged[j] == d_mortgaged[j]}
-        if d.memo or any(v is not None for v in d.holding):
-            get, companies = info.company_get, info.companies
-            changed: list[int] = []
-            for now, before in ((game.owner, d.owner), (mortgaged, d_mortgaged), (game.level, d.level)):
-                if now != before:
-                    changed += [j for j, a, b in zip(companies, get(now), get(before), strict=True) if a != b]
-            new.keep(d, changed)
+    companies = info.companies
+    changed: list[int] = []
+    if not same_owners:
+        before_owner = d.owner
+        changed += [j for j in companies if owner[j] != before_owner[j]]
+    if not same_mortgages:
+        before_mortgaged = d.mortgaged
+        changed += [j for j in companies if mortgaged[j] != before_mortgaged[j]]
+    if not same_levels:
+        before_level = d.level
+        changed += [j for j in companies if level[j] != before_level[j]]
+    new = Derived(game, info, d, changed) if len(changed) <= _UPDATE_LIMIT else Derived(game, info)
+    same_game = d.key[0] is game
+    if same_owners and same_mortgages:  # only levels moved: what follows from owners and mortgages stays
+        new.values = d.values
+        new.by_owner = d.by_owner
+    else:
+        if same_owners:
+            new.by_owner = d.by_owner  # a mortgage changed, not who owns what
+        if same_game:
+            if same_mortgages:
+                new.values = d.values  # a trade value follows from the square's mortgage alone
+            else:
+                new.values = {j: v for j, v in d.values.items() if mortgaged[j] == d.mortgaged[j]}
+    # Only the game that moved on keeps its judgements; a look-ahead copy starts afresh.
+    if same_game and (d.memo or any(v is not None for v in d.holding)):
+        new.keep(d, changed)
     _LAST[0] = new
     return new
 
