@@ -347,9 +347,9 @@ class Derived:
     __slots__ = (
         "by_owner",
         "complete",
+        "game",
         "holding",
         "info",
-        "key",
         "level",
         "memo",
         "mortgaged",
@@ -359,6 +359,7 @@ class Derived:
         "rent",
         "reserve",
         "rules",
+        "seq",
         "shapes",
         "short_one",
         "teams",
@@ -373,7 +374,9 @@ class Derived:
 
     def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None,
                  changed: list[int] | None = None) -> None:
-        self.key: tuple[Game, int] = (game, game.seq)
+        #: The game and the step these tables were last found to match (a hit for the same step is free).
+        self.game = game
+        self.seq = game.seq
         self.info = info
         self.rules = game.rules
         owner = self.owner = list(game.owner)
@@ -520,9 +523,14 @@ class Derived:
         res: list[int] = []
         if self.teams is None:
             everyone = sum(total_by)
-            ranked = sorted(top_by, reverse=True)
+            first = second = 0  # the two highest entries of top_by (equal when two seats share the highest)
+            for t in top_by:
+                if t > first:
+                    first, second = t, first
+                elif t > second:
+                    second = t
             for seat in range(seats):
-                top = (ranked[1] if seats > 1 else 0) if top_by[seat] == ranked[0] else ranked[0]
+                top = first if top_by[seat] != first else second if seats > 1 else 0
                 total = everyone - total_by[seat]
                 threat.append((top, total))
                 res.append(min(600 + top // 2 + total // 20, 8000))
@@ -588,7 +596,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     the new tables are worked out from the kept ones when they belong to the same board, rules and teams.
     """
     d = _LAST[0]
-    if d is not None and d.key[0] is game and d.key[1] == game.seq:
+    if d is not None and d.seq == game.seq and d.game is game:
         return d
     if (d is None or d.info is not info or not (d.rules is game.rules or d.rules == game.rules)
             or d.teams != _teams_key(game) or len(d.reserve) != game.seats):
@@ -599,7 +607,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     same_mortgages = d.mortgaged == mortgaged
     same_levels = d.level == level
     if same_owners and same_mortgages and same_levels:
-        d.key = (game, game.seq)
+        d.game, d.seq = game, game.seq
         return d
     companies = info.companies
     changed: list[int] = []
@@ -613,7 +621,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
         before_level = d.level
         changed += [j for j in companies if level[j] != before_level[j]]
     new = Derived(game, info, d, changed) if len(changed) <= _UPDATE_LIMIT else Derived(game, info)
-    same_game = d.key[0] is game
+    same_game = d.game is game
     if same_owners and same_mortgages:  # only levels moved: what follows from owners and mortgages stays
         new.values = d.values
         new.by_owner = d.by_owner

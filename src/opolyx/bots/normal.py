@@ -547,16 +547,27 @@ class NormalBot(BaseBot):
         closer while keeping it from anyone else. The hottest groups come first.
         """
         owner = game.owner
+        players = game.players
         targets: list[tuple[float, int, int]] = []
-        for members, get, _rows in info.street_groups:
-            held = get(owner)
-            mine = held.count(seat)
-            if mine == 0 or mine == len(members) or mine == len(members) - 1:
+        for members, _get, _rows in info.street_groups:
+            n = len(members)
+            if n < 3:
+                continue  # of two streets, one held is one short, the completion offer's case
+            mine = 0
+            for j in members:
+                if owner[j] == seat:
+                    mine += 1
+            if mine == 0 or mine >= n - 1:
                 continue  # none held, done, or one short (the completion offer's case)
-            for j, o in zip(members, held, strict=True):
-                if o is None or o == seat or allies(game, o, seat) or game.players[o].out:
+            for j in members:
+                o = owner[j]
+                if o is None or o == seat or allies(game, o, seat) or players[o].out:
                     continue
-                if held.count(o) > 1:
+                held = 0
+                for x in members:
+                    if owner[x] == o:
+                        held += 1
+                if held > 1:
                     continue  # a rival building the same group will not sell
                 targets.append((-info.hot[j] - mine, j, o))
         targets.sort()
