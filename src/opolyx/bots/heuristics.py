@@ -63,6 +63,8 @@ class BoardInfo:
     #: Per square, the unit its rent depends on: the index of its colour group in ``street_groups``, the
     #: dealerships (``len(street_groups)``), the utilities (one more), or -1 for a square nobody owns.
     unit_of: tuple[int, ...]
+    #: Per street, ``_GROUP_FACTOR`` by how many of its group are held (index 0 to the group's size).
+    factors: tuple[tuple[float, ...], ...]
 
 
 _BOARDS: dict[str, BoardInfo] = {}
@@ -106,6 +108,7 @@ def board_info(board: Board) -> BoardInfo:
             company_get=_getter(board.companies),
             utility_get=_getter(board.utilities),
             unit_of=tuple(unit.get(j, -1) for j in range(len(sq))),
+            factors=tuple(tuple(_GROUP_FACTOR.get((k, len(m)), 1.0) for k in range(len(m) + 1)) for m in members),
         )
         _BOARDS[board.name] = info
     return info
@@ -247,27 +250,27 @@ def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, 
     if not owned:
         return total
     mortgaged, level = game.mortgaged, game.level
-    prices, kinds, hot, level_cost = info.price, info.kind, info.hot, info.level_cost
+    prices, hot, level_cost, unit_of = info.price, info.hot, info.level_cost, info.unit_of
+    streets = len(info.street_groups)
     pct = game.rules.redemption_percent
     dealers = utils = -1
-    done: set[int] = set()
+    done = 0  # the colour groups already counted, one bit each
     for i in owned:
-        kind = kinds[i]
         price = prices[i]
-        if kind == "street":
-            members = info.group_members[i]
-            if members[0] in done:
+        unit = unit_of[i]
+        if unit < streets:
+            if done >> unit & 1:
                 if not every_street:
                     continue
             else:
-                done.add(members[0])
+                done |= 1 << unit
                 k = held = 0
-                for j in members:
+                for j in info.group_members[i]:
                     if own[j] == seat:
                         k += 1
                         held += prices[j]
-                total += held * _GROUP_FACTOR.get((k, len(members)), 1.0) * hot[i]
-        elif kind == "dealership":
+                total += held * info.factors[i][k] * hot[i]
+        elif unit == streets:
             if dealers < 0:
                 dealers = info.dealership_get(own).count(seat)
             total += price * (1.0 + 0.125 * (dealers - 1))
