@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -21,18 +21,18 @@ if TYPE_CHECKING:
 Action = dict[str, object]
 
 #: Probability of each two-dice total 2..12 (index = total).
-DICE_P: tuple[float, ...] = (0, 0, 1 / 36, 2 / 36, 3 / 36, 4 / 36, 5 / 36, 6 / 36, 5 / 36, 4 / 36, 3 / 36, 2 / 36,
-                             1 / 36)
+DICE_P: Final[tuple[float, ...]] = (0, 0, 1 / 36, 2 / 36, 3 / 36, 4 / 36, 5 / 36, 6 / 36, 5 / 36, 4 / 36, 3 / 36,
+                                    2 / 36, 1 / 36)
 
 #: How much more than its price a street is worth when it is the k-th of n owned in its group.
 #: Completing a group doubles rent and unlocks building, which is where games are won.
-_GROUP_FACTOR: dict[tuple[int, int], float] = {
+_GROUP_FACTOR: Final[dict[tuple[int, int], float]] = {
     (1, 2): 1.0, (2, 2): 2.0,
     (1, 3): 1.0, (2, 3): 1.2, (3, 3): 2.0,
 }
 
 #: Groups that people (and the dice, thanks to the jail) land on most; a slight bias when valuing.
-_HOT_GROUPS = {"orange": 1.15, "red": 1.1, "pink": 1.05, "light_blue": 1.0}
+_HOT_GROUPS: Final = {"orange": 1.15, "red": 1.1, "pink": 1.05, "light_blue": 1.0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ class BoardInfo:
     factors: tuple[tuple[float, ...], ...]
 
 
-_BOARDS: dict[str, BoardInfo] = {}
+_BOARDS: Final[dict[str, BoardInfo]] = {}
 
 
 def _getter(squares: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
@@ -450,7 +450,8 @@ class Derived:
                     for whole, shorts in (old_shape, shape):
                         if whole is not None:
                             reshaped.add(whole)
-                        reshaped.update(o for o, _near in shorts)
+                        for short, _near in shorts:
+                            reshaped.add(short)
                 squares = members
             elif u == len(groups):
                 squares = info.dealerships
@@ -474,7 +475,7 @@ class Derived:
         old_mortgaged = base.mortgaged
         unowned = base.unowned
         mortgages: set[int] = set()
-        for j in set(changed):
+        for j in changed:  # each company once (see ``derived``)
             was, o = old_owner[j], owner[j]
             if was is None:
                 unowned -= 1
@@ -584,10 +585,11 @@ class Derived:
         return v
 
 
-_LAST: list[Derived | None] = [None]
+#: ``Final`` names are C statics in the compiled build, not module dict lookups.
+_LAST: Final[list[Derived | None]] = [None]
 
 #: Beyond this many changed companies (a bankruptcy, another game's position) the tables are built afresh.
-_UPDATE_LIMIT = 8
+_UPDATE_LIMIT: Final = 8
 
 
 def derived(game: Game, info: BoardInfo) -> Derived:
@@ -623,6 +625,8 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     if not same_levels:
         before_level = d.level
         changed += [j for j in companies if level[j] != before_level[j]]
+    if same_owners + same_mortgages + same_levels < 2:
+        changed = list(set(changed))  # a company with two of them changed appears once
     new = Derived(game, info, d, changed) if len(changed) <= _UPDATE_LIMIT else Derived(game, info)
     same_game = d.game is game
     if same_owners and same_mortgages:  # only levels moved: what follows from owners and mortgages stays

@@ -6,7 +6,7 @@ board can charge) is the one number most choices turn on, so it is computed once
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from opolyx.bots.base import Action, BaseBot, memory
 from opolyx.bots.heuristics import (
@@ -34,13 +34,13 @@ if TYPE_CHECKING:
 #: Rounds before the round limit from which the game is a net-worth race (SPEC.md 16): buying and building
 #: keep their full value in net worth, so cash is worth more spent than held, and a fair bet is worth its
 #: variance only to a seat that is behind.
-ENDGAME_ROUNDS = 30
+ENDGAME_ROUNDS: Final = 30
 #: Net gain of a jackpot hit on one, two and three numbers, as multiples of the stake (payout minus stake).
-_JACKPOT_NET = {1: 5, 2: 2, 3: 1}
+_JACKPOT_NET: Final = {1: 5, 2: 2, 3: 1}
 
 #: A recipient accepts a trade when its own gain is at least this share of the proposer's gain: a
 #: trade that helps a rival far more than oneself loses the game even if it "gains value".
-ENVY = 0.35
+ENVY: Final = 0.35
 
 
 class NormalBot(BaseBot):
@@ -65,7 +65,7 @@ class NormalBot(BaseBot):
 
     def endgame(self, game: Game) -> bool:
         """The round limit is near enough that net worth, not bankruptcy, will most likely decide."""
-        return self.rounds_left(game) <= ENDGAME_ROUNDS
+        return game.rules.round_limit - game.round <= ENDGAME_ROUNDS  # rounds_left, without a call
 
     # ------------------------------------------------------------------ before the roll
 
@@ -441,10 +441,11 @@ class NormalBot(BaseBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
-        scan = (d, game.round // 10, game.players[seat].cash // 2000)
+        rounds, band = game.round // 10, game.players[seat].cash // 2000
         idle = mem.idle_scan
-        if idle is not None and not game.rules.teams and idle[0] is d and idle[1:] == scan[1:]:
+        if idle is not None and idle[0] is d and idle[1] == rounds and idle[2] == band and not game.rules.teams:
             return None
+        scan = (d, rounds, band)
         open_trades = sum(1 for t in game.trades.values() if t.proposer == seat) if game.trades else 0
         if open_trades >= game.rules.max_open_trades:
             return None
@@ -605,10 +606,10 @@ class NormalBot(BaseBot):
         d = derived(game, info)
         for j, o in targets:
             # The cheap tests first (all but the last are free of side effects, so their order is free).
-            value = d.trade_value(game, j)
             before = proposals.get((o, (), (j,)))
             if before is not None and info.kind[j] == "street":
                 continue  # a street is asked for once, at face value
+            value = d.trade_value(game, j)
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)
             if price > 2 * value or cash - price < res + 1000:
                 continue
