@@ -21,6 +21,7 @@ from opolyx.bots.heuristics import (
     rent_estimate,
     threat_profile_scan,
 )
+from opolyx.bots.normal import NormalBot
 from opolyx.engine.game import Game
 from opolyx.rules import mode_names
 
@@ -107,8 +108,15 @@ def test_tables_worked_out_from_the_last_ones_match_a_fresh_build() -> None:
     rng = random.Random(3)
     fields = ("rent", "top_by", "total_by", "unowned", "mortgaged_by", "complete", "short_one", "near", "threat",
               "reserve", "shapes")
+    bot = NormalBot(1)
+
+    def targets(seat: int) -> list[tuple[int, int]]:
+        return bot.assembly_targets(game, info, seat) + bot.collect_targets(game, info, seat)
+
     for _ in range(300):
         before = derived(game, info)
+        for seat in range(game.seats):  # the trade targets the normal bot keeps with the tables
+            before.by_owner.setdefault((seat, tuple(game.eliminated)), targets(seat))
         for square in rng.sample(info.companies, rng.randint(1, 9)):
             game.owner[square] = rng.choice([None, 0, 1, 2, 3])  # test only: any position, legal or not
             game.mortgaged[square] = game.owner[square] is not None and rng.random() < 0.2
@@ -120,3 +128,5 @@ def test_tables_worked_out_from_the_last_ones_match_a_fresh_build() -> None:
         fresh = Derived(game, info)
         for name in fields:
             assert getattr(after, name) == getattr(fresh, name), name
+        for (seat, _out), kept in after.by_owner.items():  # targets kept only where still true
+            assert kept == targets(seat), seat

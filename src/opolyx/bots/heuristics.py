@@ -592,6 +592,22 @@ _LAST: Final[list[Derived | None]] = [None]
 _UPDATE_LIMIT: Final = 8
 
 
+def _owners_kept(info: BoardInfo, d: Derived, owner: list[int | None],
+                 changed: list[int]) -> dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]]:
+    """``d.by_owner``'s entries that a change of owners leaves standing: those of seats that held nothing, before
+    or after, in the colour groups, dealerships or utilities whose owners changed. Such a seat's targets come
+    from the groups and kinds it holds a part of alone, and who holds those has not changed."""
+    before = d.owner
+    groups, streets = info.street_groups, len(info.street_groups)
+    involved: set[int | None] = set()
+    for unit in {info.unit_of[j] for j in changed if owner[j] != before[j]}:
+        members = groups[unit][0] if unit < streets else info.dealerships if unit == streets else info.utilities
+        for x in members:
+            involved.add(before[x])
+            involved.add(owner[x])
+    return {key: targets for key, targets in d.by_owner.items() if key[0] not in involved}
+
+
 def derived(game: Game, info: BoardInfo) -> Derived:
     """The :class:`Derived` tables of ``game`` now.
 
@@ -601,10 +617,15 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     the new tables are worked out from the kept ones when they belong to the same board, rules and teams.
     """
     d = _LAST[0]
-    if d is not None and d.seq == game.seq and d.game is game:
-        return d
-    if (d is None or d.info is not info or not (d.rules is game.rules or d.rules == game.rules)
-            or d.teams != _teams_key(game) or len(d.reserve) != game.seats):
+    if d is None:
+        new = _LAST[0] = Derived(game, info)
+        return new
+    same_game = d.game is game  # then the same board, rules, teams and seats too
+    if same_game:
+        if d.seq == game.seq:
+            return d
+    elif (d.info is not info or not (d.rules is game.rules or d.rules == game.rules) or d.teams != _teams_key(game)
+          or len(d.reserve) != game.seats):
         new = _LAST[0] = Derived(game, info)
         return new
     owner, mortgaged, level = game.owner, game.mortgaged, game.level
@@ -628,13 +649,14 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     if same_owners + same_mortgages + same_levels < 2:
         changed = list(set(changed))  # a company with two of them changed appears once
     new = Derived(game, info, d, changed) if len(changed) <= _UPDATE_LIMIT else Derived(game, info)
-    same_game = d.game is game
     if same_owners and same_mortgages:  # only levels moved: what follows from owners and mortgages stays
         new.values = d.values
         new.by_owner = d.by_owner
     else:
         if same_owners:
             new.by_owner = d.by_owner  # a mortgage changed, not who owns what
+        elif d.by_owner:
+            new.by_owner = _owners_kept(info, d, owner, changed)
         if same_game:
             if same_mortgages:
                 new.values = d.values  # a trade value follows from the square's mortgage alone
