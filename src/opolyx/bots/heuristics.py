@@ -298,10 +298,11 @@ def _teams_key(game: Game) -> tuple[int | None, ...] | None:
 GroupShape = tuple[int | None, tuple[tuple[int, tuple[int, int] | None], ...]]
 
 
-def _street_rents(game: Game, members: tuple[int, ...], rows: tuple[tuple[int, ...], ...], held: tuple[Any, ...],
+def _street_rents(game: Game, members: tuple[int, ...], rows: tuple[tuple[int, ...], ...], owner: list[int | None],
                   level: list[int], mortgaged: list[bool], rent: list[int]) -> GroupShape:
     """Write the rents of one colour group's streets into ``rent`` (0 unowned or mortgaged; an unbuilt
     street's rent doubles while its group is whole) and return the group's shape."""
+    held = [owner[j] for j in members]  # a list: its count and index are native calls when compiled
     n = len(held)
     o = held[0]
     if o is not None and held.count(o) == n:
@@ -318,15 +319,18 @@ def _street_rents(game: Game, members: tuple[int, ...], rows: tuple[tuple[int, .
             continue
         rent[j] = 0 if mortgaged[j] else rows[x][level[j]]
         if held.count(o) == n - 1 and held.index(o) == x:
-            y = next(y for y in range(n) if held[y] != o)
+            y = 0
+            while held[y] == o:  # the one street this seat lacks
+                y += 1
             m = held[y]
             shorts.append((o, (members[y], m) if m is not None and not allies(game, m, o) else None))
     return None, tuple(shorts)
 
 
-def _kind_rents(squares: tuple[int, ...], held: tuple[Any, ...], table: tuple[int, ...], mult: int,
+def _kind_rents(squares: tuple[int, ...], owner: list[int | None], table: tuple[int, ...], mult: int,
                 mortgaged: list[bool], rent: list[int]) -> None:
     """Write the rents of the dealerships or the utilities into ``rent``: they grow with each one held."""
+    held = [owner[j] for j in squares]
     for j, o in zip(squares, held, strict=True):
         rent[j] = 0 if o is None or mortgaged[j] else mult * table[held.count(o) - 1]
 
@@ -399,10 +403,10 @@ class Derived:
         self.teams = _teams_key(game)
         seats = game.seats
         rent = self.rent = [0] * info.n
-        self.shapes = [_street_rents(game, members, rows, get(owner), level, mortgaged, rent)
-                       for members, get, rows in info.street_groups]
-        _kind_rents(info.dealerships, info.dealership_get(owner), info.dealership_rents, 1, mortgaged, rent)
-        _kind_rents(info.utilities, info.utility_get(owner), info.utility_multipliers, 7, mortgaged, rent)
+        self.shapes = [_street_rents(game, members, rows, owner, level, mortgaged, rent)
+                       for members, _get, rows in info.street_groups]
+        _kind_rents(info.dealerships, owner, info.dealership_rents, 1, mortgaged, rent)
+        _kind_rents(info.utilities, owner, info.utility_multipliers, 7, mortgaged, rent)
         top_by = self.top_by = [0] * seats
         total_by = self.total_by = [0] * seats
         mortgaged_by: list[list[int]] = [[] for _ in range(seats)]
@@ -442,8 +446,8 @@ class Derived:
         rescan: set[int] = set()
         for u in units:
             if u < len(groups):
-                members, get, rows = groups[u]
-                shape = _street_rents(game, members, rows, get(owner), level, mortgaged, rent)
+                members, _get, rows = groups[u]
+                shape = _street_rents(game, members, rows, owner, level, mortgaged, rent)
                 old_shape = shapes[u]
                 if shape != old_shape:
                     shapes[u] = shape
@@ -455,10 +459,10 @@ class Derived:
                 squares = members
             elif u == len(groups):
                 squares = info.dealerships
-                _kind_rents(squares, info.dealership_get(owner), info.dealership_rents, 1, mortgaged, rent)
+                _kind_rents(squares, owner, info.dealership_rents, 1, mortgaged, rent)
             else:
                 squares = info.utilities
-                _kind_rents(squares, info.utility_get(owner), info.utility_multipliers, 7, mortgaged, rent)
+                _kind_rents(squares, owner, info.utility_multipliers, 7, mortgaged, rent)
             for j in squares:
                 was, o, before, r = old_owner[j], owner[j], old_rent[j], rent[j]
                 if was is not None and before:
