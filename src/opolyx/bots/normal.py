@@ -15,6 +15,7 @@ from opolyx.bots.heuristics import (
     can_build,
     can_mortgage,
     can_sell,
+    count_held,
     derived,
     expected_step_cost,
     holding_value,
@@ -184,9 +185,9 @@ class NormalBot(BaseBot):
             if info.kind[i] == "street":
                 if owns_group(owner, members, seat):
                     continue
-                cls = 1 if sum(1 for j in members if owner[j] == seat) > 1 else 0
+                cls = 1 if count_held(owner, members, seat) > 1 else 0
             elif info.kind[i] == "dealership":
-                cls = 2 if sum(1 for j in info.dealerships if owner[j] == seat) > 1 else 1
+                cls = 2 if count_held(owner, info.dealerships, seat) > 1 else 1
             else:
                 cls = 0
             candidates.append(((cls, info.price[i]), i))
@@ -280,22 +281,21 @@ class NormalBot(BaseBot):
         """Mortgage what earns least first, then unbuilt groups, and sell buildings only as a last resort."""
         owner = game.owner
         best_m = None
-        best_key: tuple[int, int] = (9, 0)
+        best_cls, best_price = 9, 0  # the least (class, -price), compared as a pair
         for i in info.companies:
             if owner[i] != seat or not can_mortgage(game, info, seat, i):
                 continue
             kind = info.kind[i]
-            members = info.group_members[i]
             if kind == "street":
-                cls = 3 if owns_group(owner, members, seat) else 1
+                cls = 3 if owns_group(owner, info.group_members[i], seat) else 1
             elif kind == "dealership":
-                cls = 2 if sum(1 for j in info.dealerships if owner[j] == seat) > 1 else 0
+                cls = 2 if count_held(owner, info.dealerships, seat) > 1 else 0
             else:
                 cls = 0
-            key = (cls, -info.price[i])
-            if key < best_key:
-                best_key, best_m = key, i
-        if best_m is not None and best_key[0] < 3:
+            price = -info.price[i]
+            if cls < best_cls or (cls == best_cls and price < best_price):
+                best_cls, best_price, best_m = cls, price, i
+        if best_m is not None and best_cls < 3:
             return {"type": "mortgage", "square": best_m}
         best_s = None
         best_loss = float("inf")
@@ -305,7 +305,7 @@ class NormalBot(BaseBot):
                 loss = (info.rents[i][lvl] - info.rents[i][lvl - 1]) / info.level_cost[i]
                 if loss < best_loss:
                     best_loss, best_s = loss, i
-        if best_m is not None and (best_s is None or best_key[0] == 3):
+        if best_m is not None and (best_s is None or best_cls == 3):
             return {"type": "mortgage", "square": best_m}
         if best_s is not None:
             return {"type": "sell", "square": best_s}
@@ -585,13 +585,13 @@ class NormalBot(BaseBot):
         owner = game.owner
         targets: list[tuple[int, int]] = []
         for squares in (info.dealerships, info.utilities):
-            if not any(owner[j] == seat for j in squares):
+            if not count_held(owner, squares, seat):
                 continue
             for j in squares:
                 o = owner[j]
                 if o is None or o == seat or allies(game, o, seat) or game.players[o].out:
                     continue
-                if sum(1 for x in squares if owner[x] == o) > 1:
+                if count_held(owner, squares, o) > 1:
                     continue  # a rival collecting too will not sell; offering would only be noise
                 targets.append((j, o))
         return targets
