@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 #: What gets compiled, relative to ``src``: the rules engine, the classes of the rule tables it reads on every
-#: step (``Square``, ``Board``, ``Rules``: native attribute reads instead of slot descriptors), and every bot
-#: with the tables they share.
+#: step (``Square``, ``Board``, ``Rules``: native attribute reads instead of slot descriptors), every bot
+#: with the tables they share, and the simulator's per-event counters (``opolyx simulate`` reads every event).
 MODULES = (
     "opolyx/engine",
     "opolyx/rules/model.py",
@@ -35,6 +35,7 @@ MODULES = (
     "opolyx/bots/normal.py",
     "opolyx/bots/hard.py",
     "opolyx/bots/loop.py",
+    "opolyx/sim/stats.py",
 )
 
 

@@ -1,7 +1,7 @@
 """The cached per-state tables (``heuristics.derived``) agree with scanning the board, at every step.
 
 The bots read rents, threats, reserves, holding values and group shapes from one cached table that is
-rebuilt (or, after building and selling, updated) only when ownership, levels or mortgages change. These
+worked out again, from the previous ones, only when ownership, levels or mortgages change. These
 games check that table against the plain board scans after every action, in every mode.
 """
 
@@ -21,6 +21,7 @@ from opolyx.bots.heuristics import (
     rent_estimate,
     threat_profile_scan,
 )
+from opolyx.bots.normal import NormalBot
 from opolyx.engine.game import Game
 from opolyx.rules import mode_names
 
@@ -95,3 +96,37 @@ def test_finished_bot_games_are_freed() -> None:
     play_game("blitz", 4, derive_seed(31, "last"), ["normal"] * 4)  # the one game the table cache may hold
     gc.collect()
     assert [ref() is None for ref in finished] == [True, True, True]
+
+
+def test_tables_worked_out_from_the_last_ones_match_a_fresh_build() -> None:
+    """After any mix of changed owners, levels and mortgages (a trade, a bankruptcy, a test moving squares
+    about), the tables derived from the previous ones equal tables built from nothing."""
+    import random
+
+    game = play_game("classic", 4, 8, ["normal"] * 4, rules={"round_limit": 40})
+    info = board_info(game.board)
+    rng = random.Random(3)
+    fields = ("rent", "top_by", "total_by", "unowned", "mortgaged_by", "complete", "short_one", "near", "threat",
+              "reserve", "shapes")
+    bot = NormalBot(1)
+
+    def targets(seat: int) -> list[tuple[int, int]]:
+        return bot.assembly_targets(game, info, seat) + bot.collect_targets(game, info, seat)
+
+    for _ in range(300):
+        before = derived(game, info)
+        for seat in range(game.seats):  # the trade targets the normal bot keeps with the tables
+            before.by_owner.setdefault((seat, tuple(game.eliminated)), targets(seat))
+        for square in rng.sample(info.companies, rng.randint(1, 9)):
+            game.owner[square] = rng.choice([None, 0, 1, 2, 3])  # test only: any position, legal or not
+            game.mortgaged[square] = game.owner[square] is not None and rng.random() < 0.2
+            game.level[square] = rng.choice([0, 0, 1, 3]) if info.kind[square] == "street" else 0
+        game.seq += 1  # as an action would
+        after = derived(game, info)
+        assert after is not before or (after.owner, after.level, after.mortgaged) == (
+            game.owner, game.level, game.mortgaged)
+        fresh = Derived(game, info)
+        for name in fields:
+            assert getattr(after, name) == getattr(fresh, name), name
+        for (seat, _out), kept in after.by_owner.items():  # targets kept only where still true
+            assert kept == targets(seat), seat

@@ -9,10 +9,10 @@ suite checks each chosen action against ``legal_actions`` to keep the two in ste
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -21,18 +21,18 @@ if TYPE_CHECKING:
 Action = dict[str, object]
 
 #: Probability of each two-dice total 2..12 (index = total).
-DICE_P: tuple[float, ...] = (0, 0, 1 / 36, 2 / 36, 3 / 36, 4 / 36, 5 / 36, 6 / 36, 5 / 36, 4 / 36, 3 / 36, 2 / 36,
-                             1 / 36)
+DICE_P: Final[tuple[float, ...]] = (0, 0, 1 / 36, 2 / 36, 3 / 36, 4 / 36, 5 / 36, 6 / 36, 5 / 36, 4 / 36, 3 / 36,
+                                    2 / 36, 1 / 36)
 
 #: How much more than its price a street is worth when it is the k-th of n owned in its group.
 #: Completing a group doubles rent and unlocks building, which is where games are won.
-_GROUP_FACTOR: dict[tuple[int, int], float] = {
+_GROUP_FACTOR: Final[dict[tuple[int, int], float]] = {
     (1, 2): 1.0, (2, 2): 2.0,
     (1, 3): 1.0, (2, 3): 1.2, (3, 3): 2.0,
 }
 
 #: Groups that people (and the dice, thanks to the jail) land on most; a slight bias when valuing.
-_HOT_GROUPS = {"orange": 1.15, "red": 1.1, "pink": 1.05, "light_blue": 1.0}
+_HOT_GROUPS: Final = {"orange": 1.15, "red": 1.1, "pink": 1.05, "light_blue": 1.0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +60,14 @@ class BoardInfo:
     dealership_get: Callable[[Sequence[Any]], tuple[Any, ...]]
     company_get: Callable[[Sequence[Any]], tuple[Any, ...]]
     utility_get: Callable[[Sequence[Any]], tuple[Any, ...]]
+    #: Per square, the unit its rent depends on: the index of its colour group in ``street_groups``, the
+    #: dealerships (``len(street_groups)``), the utilities (one more), or -1 for a square nobody owns.
+    unit_of: tuple[int, ...]
+    #: Per street, ``_GROUP_FACTOR`` by how many of its group are held (index 0 to the group's size).
+    factors: tuple[tuple[float, ...], ...]
 
 
-_BOARDS: dict[str, BoardInfo] = {}
+_BOARDS: Final[dict[str, BoardInfo]] = {}
 
 
 def _getter(squares: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
@@ -78,6 +83,10 @@ def board_info(board: Board) -> BoardInfo:
     if info is None:
         sq = board.squares
         members = tuple(board.groups[s.group] if s.group else () for s in sq)
+        streets = tuple(board.groups.values())
+        unit: dict[int, int] = {j: g for g, m in enumerate(streets) for j in m}
+        unit.update({j: len(streets) for j in board.dealerships})
+        unit.update({j: len(streets) + 1 for j in board.utilities})
         info = BoardInfo(
             n=len(sq),
             kind=tuple(s.kind for s in sq),
@@ -94,10 +103,12 @@ def board_info(board: Board) -> BoardInfo:
             dealership_rents=board.dealership_rents,
             utility_multipliers=board.utility_multipliers,
             hot=tuple(_HOT_GROUPS.get(s.group or "", 1.0) for s in sq),
-            street_groups=tuple((m, _getter(m), tuple(sq[j].rents for j in m)) for m in board.groups.values()),
+            street_groups=tuple((m, _getter(m), tuple(sq[j].rents for j in m)) for m in streets),
             dealership_get=_getter(board.dealerships),
             company_get=_getter(board.companies),
             utility_get=_getter(board.utilities),
+            unit_of=tuple(unit.get(j, -1) for j in range(len(sq))),
+            factors=tuple(tuple(_GROUP_FACTOR.get((k, len(m)), 1.0) for k in range(len(m) + 1)) for m in members),
         )
         _BOARDS[board.name] = info
     return info
@@ -113,7 +124,19 @@ def allies(game: Game, a: int, b: int) -> bool:
 
 
 def owns_group(owner: list[int | None], members: tuple[int, ...], seat: int) -> bool:
-    return all(owner[j] == seat for j in members)
+    for j in members:  # noqa: SIM110 - a plain loop: ``all`` over a generator costs more, compiled twice as much
+        if owner[j] != seat:
+            return False
+    return True
+
+
+def count_held(owner: list[int | None], squares: tuple[int, ...], seat: int | None) -> int:
+    """How many of ``squares`` ``seat`` holds (``None``: how many are unowned)."""
+    n = 0
+    for j in squares:
+        if owner[j] == seat:
+            n += 1
+    return n
 
 
 def rent_estimate(game: Game, info: BoardInfo, i: int) -> int:
@@ -130,9 +153,9 @@ def rent_estimate(game: Game, info: BoardInfo, i: int) -> int:
         return base * 2 if owns_group(game.owner, info.group_members[i], owner) else base
     own = game.owner
     if kind == "dealership":
-        held = sum(1 for j in info.dealerships if own[j] == owner)
+        held = count_held(own, info.dealerships, owner)
         return info.dealership_rents[held - 1]
-    held = sum(1 for j in info.utilities if own[j] == owner)
+    held = count_held(own, info.utilities, owner)
     return 7 * info.utility_multipliers[held - 1]
 
 
@@ -205,13 +228,13 @@ def marginal_value(game: Game, info: BoardInfo, seat: int, i: int, owner: list[i
             if len(others) == 1 and mine == 0:
                 # Whoever else holds the rest would complete the group with this one: blocking is worth money.
                 o = next(iter(others))
-                if sum(1 for j in members if own[j] == o) == n - 1:
+                if count_held(own, members, o) == n - 1:
                     gain = price * 1.5
         return gain * info.hot[i]
     if kind == "dealership":
-        held = sum(1 for j in info.dealerships if own[j] == seat and j != i)
+        held = count_held(own, info.dealerships, seat) - (own[i] == seat)
         return price * (1.0 + 0.25 * held)
-    held = sum(1 for j in info.utilities if own[j] == seat and j != i)
+    held = count_held(own, info.utilities, seat) - (own[i] == seat)
     return price * (0.75 + 0.35 * held)
 
 
@@ -232,41 +255,46 @@ def standing(game: Game, info: BoardInfo, seat: int) -> float:
 
 
 def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, every_street: bool) -> float:
+    # The seat's companies first (a comprehension), then the sum over them alone, in board order: the
+    # terms and their order are those of a walk over every company, so the float comes out the same.
+    owned = [i for i in info.companies if own[i] == seat]
     total = 0.0
+    if not owned:
+        return total
     mortgaged, level = game.mortgaged, game.level
-    prices, kinds, hot, level_cost = info.price, info.kind, info.hot, info.level_cost
+    prices, hot, level_cost, unit_of = info.price, info.hot, info.level_cost, info.unit_of
+    streets = len(info.street_groups)
     pct = game.rules.redemption_percent
     dealers = utils = -1
-    done: set[int] = set()
-    for i, o in zip(info.companies, info.company_get(own), strict=True):
-        if o != seat:
-            continue
-        kind = kinds[i]
+    done = 0  # the colour groups already counted, one bit each
+    for i in owned:
         price = prices[i]
-        if kind == "street":
-            members = info.group_members[i]
-            if members[0] in done:
+        unit = unit_of[i]
+        if unit < streets:
+            if done >> unit & 1:
                 if not every_street:
                     continue
             else:
-                done.add(members[0])
+                done |= 1 << unit
                 k = held = 0
-                for j in members:
+                for j in info.group_members[i]:
                     if own[j] == seat:
                         k += 1
                         held += prices[j]
-                total += held * _GROUP_FACTOR.get((k, len(members)), 1.0) * hot[i]
-        elif kind == "dealership":
+                total += held * info.factors[i][k] * hot[i]
+        elif unit == streets:
             if dealers < 0:
-                dealers = sum(1 for j in info.dealerships if own[j] == seat)
+                dealers = info.dealership_get(own).count(seat)
             total += price * (1.0 + 0.125 * (dealers - 1))
         else:
             if utils < 0:
-                utils = sum(1 for j in info.utilities if own[j] == seat)
+                utils = info.utility_get(own).count(seat)
             total += price * (0.75 + 0.2 * (utils - 1))
         if mortgaged[i]:
             total -= price // 2 * pct // 100
-        total += level[i] * level_cost[i]
+        lvl = level[i]
+        if lvl:  # adding 0 would leave the float as it is
+            total += lvl * level_cost[i]
     return total
 
 
@@ -275,6 +303,48 @@ def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, 
 
 def _teams_key(game: Game) -> tuple[int | None, ...] | None:
     return tuple(p.team for p in game.players) if game.rules.teams else None
+
+
+#: A colour group's shape: the seat holding all of it (or None), and each seat holding all but one of its
+#: streets (two seats at most, in a group of two) with (that street, its holder) when a rival holds it.
+GroupShape = tuple[int | None, tuple[tuple[int, tuple[int, int] | None], ...]]
+
+
+def _street_rents(game: Game, members: tuple[int, ...], rows: tuple[tuple[int, ...], ...], owner: list[int | None],
+                  level: list[int], mortgaged: list[bool], rent: list[int]) -> GroupShape:
+    """Write the rents of one colour group's streets into ``rent`` (0 unowned or mortgaged; an unbuilt
+    street's rent doubles while its group is whole) and return the group's shape."""
+    held = [owner[j] for j in members]  # a list: its count and index are native calls when compiled
+    n = len(held)
+    o = held[0]
+    if o is not None and held.count(o) == n:
+        for j, row in zip(members, rows, strict=True):
+            lvl = level[j]
+            rent[j] = 0 if mortgaged[j] else row[lvl] if lvl else row[0] * 2
+        return o, ()
+    shorts: list[tuple[int, tuple[int, int] | None]] = []
+    for x in range(n):
+        o = held[x]
+        j = members[x]
+        if o is None:
+            rent[j] = 0
+            continue
+        rent[j] = 0 if mortgaged[j] else rows[x][level[j]]
+        if held.count(o) == n - 1 and held.index(o) == x:
+            y = 0
+            while held[y] == o:  # the one street this seat lacks
+                y += 1
+            m = held[y]
+            shorts.append((o, (members[y], m) if m is not None and not allies(game, m, o) else None))
+    return None, tuple(shorts)
+
+
+def _kind_rents(squares: tuple[int, ...], owner: list[int | None], table: tuple[int, ...], mult: int,
+                mortgaged: list[bool], rent: list[int]) -> None:
+    """Write the rents of the dealerships or the utilities into ``rent``: they grow with each one held."""
+    held = [owner[j] for j in squares]
+    for j, o in zip(squares, held, strict=True):
+        rent[j] = 0 if o is None or mortgaged[j] else mult * table[held.count(o) - 1]
 
 
 class Derived:
@@ -287,14 +357,18 @@ class Derived:
     every decision reads these tables instead of scanning the board. Every ``memo`` key is
     ``(kind, seat, seat, squares, squares, …)`` for a result that follows from those two seats' holdings
     and those squares alone, so new tables keep the entries that a change leaves standing (:meth:`keep`).
+
+    Tables after a change are worked out from the tables before it (:meth:`_update`): a rent depends only
+    on its own colour group (or on the dealerships or utilities held), so only the groups a purchase,
+    mortgage, build or trade touched are priced again, and only the seats they involve are summed again.
     """
 
     __slots__ = (
         "by_owner",
         "complete",
+        "game",
         "holding",
         "info",
-        "key",
         "level",
         "memo",
         "mortgaged",
@@ -304,6 +378,8 @@ class Derived:
         "rent",
         "reserve",
         "rules",
+        "seq",
+        "shapes",
         "short_one",
         "teams",
         "threat",
@@ -312,98 +388,152 @@ class Derived:
         "unowned",
         "values",
     )
+    threat: list[tuple[int, int]]
+    reserve: list[int]
 
-    def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None) -> None:
-        if base is not None:
-            # Through the constructor rather than ``object.__new__``, which compiled classes refuse.
-            self._relevel(game, base)
-            return
-        self.key: tuple[Game, int] = (game, game.seq)
+    def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None,
+                 changed: list[int] | None = None) -> None:
+        #: The game and the step these tables were last found to match (a hit for the same step is free).
+        self.game = game
+        self.seq = game.seq
         self.info = info
         self.rules = game.rules
-        self.teams = _teams_key(game)
         owner = self.owner = list(game.owner)
         level = self.level = list(game.level)
         mortgaged = self.mortgaged = list(game.mortgaged)
-        seats = game.seats
-        rent = self.rent = [0] * info.n
-        top_by = [0] * seats
-        total_by = [0] * seats
-        complete: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
-        short_one: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
-        near: list[list[tuple[int, int]]] = [[] for _ in range(seats)]
-        mortgaged_by: list[list[int]] = [[] for _ in range(seats)]
-        unowned = 0
-        # Streets, a group at a time (the rent of an unbuilt street doubles when its group is whole).
-        for members, get, rows in info.street_groups:
-            held = get(owner)
-            n = len(held)
-            o = held[0]
-            if o is not None and held.count(o) == n:
-                complete[o].append(members)
-                for j, row in zip(members, rows, strict=True):
-                    if mortgaged[j]:
-                        mortgaged_by[o].append(j)
-                        continue
-                    lvl = level[j]
-                    r = rent[j] = row[lvl] if lvl else row[0] * 2
-                    total_by[o] += r
-                    if r > top_by[o]:
-                        top_by[o] = r
-                continue
-            free = held.count(None)
-            unowned += free
-            if free == n:
-                continue
-            for x in range(n):
-                o = held[x]
-                if o is None:
-                    continue
-                j = members[x]
-                if mortgaged[j]:
-                    mortgaged_by[o].append(j)
-                else:
-                    r = rent[j] = rows[x][level[j]]
-                    total_by[o] += r
-                    if r > top_by[o]:
-                        top_by[o] = r
-                if held.count(o) == n - 1 and held.index(o) == x:
-                    short_one[o].append(members)
-                    y = next(y for y in range(n) if held[y] != o)
-                    m = held[y]
-                    if m is not None and not allies(game, m, o):
-                        near[o].append((members[y], m))
-        for squares, get, table, mult in ((info.dealerships, info.dealership_get, info.dealership_rents, 1),
-                                          (info.utilities, info.utility_get, info.utility_multipliers, 7)):
-            held = get(owner)
-            unowned += held.count(None)
-            for j, o in zip(squares, held, strict=True):
-                if o is None:
-                    continue
-                if mortgaged[j]:
-                    mortgaged_by[o].append(j)
-                    continue
-                r = rent[j] = mult * table[held.count(o) - 1]
-                total_by[o] += r
-                if r > top_by[o]:
-                    top_by[o] = r
-        self.unowned = unowned
-        for m in mortgaged_by:
-            m.sort()
-        self.mortgaged_by = mortgaged_by
-        self.top_by = top_by
-        self.total_by = total_by
-        self._threats(game)
-        self.complete = complete
-        self.short_one = short_one
-        self.near = near
-        self.holding: list[float | None] = [None] * seats
+        self.holding: list[float | None] = [None] * game.seats
         self.memo: dict[tuple[object, ...], object] = {}
         #: Trade value (SPEC.md 8) per company asked about: it follows from the mortgages alone.
         self.values: dict[int, int] = {}
         #: Results that follow from ownership alone (and who is out), kept while only levels or mortgages
         #: change: the normal bot's trade targets per (seat, eliminated seats).
         self.by_owner: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
+        if base is not None and changed is not None:
+            # Through the constructor rather than ``object.__new__``, which compiled classes refuse.
+            self._update(game, base, changed)
+            return
+        self.teams = _teams_key(game)
+        seats = game.seats
+        rent = self.rent = [0] * info.n
+        self.shapes = [_street_rents(game, members, rows, owner, level, mortgaged, rent)
+                       for members, _get, rows in info.street_groups]
+        _kind_rents(info.dealerships, owner, info.dealership_rents, 1, mortgaged, rent)
+        _kind_rents(info.utilities, owner, info.utility_multipliers, 7, mortgaged, rent)
+        top_by = self.top_by = [0] * seats
+        total_by = self.total_by = [0] * seats
+        mortgaged_by: list[list[int]] = [[] for _ in range(seats)]
+        held = info.company_get(owner)
+        for j, o in zip(info.companies, held, strict=True):
+            if o is None:
+                continue
+            if mortgaged[j]:
+                mortgaged_by[o].append(j)  # in board order, as the companies are
+                continue
+            r = rent[j]
+            total_by[o] += r
+            if r > top_by[o]:
+                top_by[o] = r
+        self.unowned = held.count(None)
+        self.mortgaged_by = mortgaged_by
+        self.complete: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
+        self.short_one: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
+        self.near: list[list[tuple[int, int]]] = [[] for _ in range(seats)]
+        self._shape_lists(range(seats))
+        self._threats(game)
+
+    def _update(self, game: Game, base: Derived, changed: list[int]) -> None:
+        """These tables from ``base`` (tables of a position with the same board, rules and teams) and the
+        companies whose owner, level or mortgage differ from it: the same tables a fresh build makes."""
+        info = base.info
+        self.teams = base.teams
+        owner, level, mortgaged = self.owner, self.level, self.mortgaged
+        old_owner, old_rent, old_top = base.owner, base.rent, base.top_by
+        rent = self.rent = list(old_rent)
+        shapes = self.shapes = list(base.shapes)
+        top_by = self.top_by = list(old_top)
+        total_by = self.total_by = list(base.total_by)
+        groups = info.street_groups
+        units = {info.unit_of[j] for j in changed}
+        reshaped: set[int] = set()
+        rescan: set[int] = set()
+        for u in units:
+            if u < len(groups):
+                members, _get, rows = groups[u]
+                shape = _street_rents(game, members, rows, owner, level, mortgaged, rent)
+                old_shape = shapes[u]
+                if shape != old_shape:
+                    shapes[u] = shape
+                    for whole, shorts in (old_shape, shape):
+                        if whole is not None:
+                            reshaped.add(whole)
+                        for short, _near in shorts:
+                            reshaped.add(short)
+                squares = members
+            elif u == len(groups):
+                squares = info.dealerships
+                _kind_rents(squares, owner, info.dealership_rents, 1, mortgaged, rent)
+            else:
+                squares = info.utilities
+                _kind_rents(squares, owner, info.utility_multipliers, 7, mortgaged, rent)
+            for j in squares:
+                was, o, before, r = old_owner[j], owner[j], old_rent[j], rent[j]
+                if was is not None and before:
+                    total_by[was] -= before
+                    if before == old_top[was] and (o != was or r < before):
+                        rescan.add(was)
+                if o is not None and r:
+                    total_by[o] += r
+                    if r > top_by[o]:
+                        top_by[o] = r
+        companies = info.companies
+        for o in rescan:
+            top_by[o] = max([rent[j] for j in companies if owner[j] == o], default=0)
+        old_mortgaged = base.mortgaged
+        unowned = base.unowned
+        mortgages: set[int] = set()
+        for j in changed:  # each company once (see ``derived``)
+            was, o = old_owner[j], owner[j]
+            if was is None:
+                unowned -= 1
+            if o is None:
+                unowned += 1
+            if old_mortgaged[j] or mortgaged[j]:
+                if was is not None:
+                    mortgages.add(was)
+                if o is not None:
+                    mortgages.add(o)
+        self.unowned = unowned
+        mortgaged_by = self.mortgaged_by = list(base.mortgaged_by)
+        for o in mortgages:
+            mortgaged_by[o] = [j for j in companies if owner[j] == o and mortgaged[j]]
+        self.complete, self.short_one, self.near = list(base.complete), list(base.short_one), list(base.near)
+        if reshaped:
+            self._shape_lists(reshaped)
+        if top_by == old_top and total_by == base.total_by:
+            self.threat, self.reserve = base.threat, base.reserve
+        else:
+            self._threats(game)
+
+    def _shape_lists(self, seats: Iterable[int]) -> None:
+        """``complete``, ``short_one`` and ``near`` of ``seats`` from the groups' shapes, in board order."""
+        lists: dict[int, tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[tuple[int, int]]]] = {
+            seat: ([], [], []) for seat in seats
+        }
+        for (members, _get, _rows), (whole, shorts) in zip(self.info.street_groups, self.shapes, strict=True):
+            if whole is not None:
+                if whole in lists:
+                    lists[whole][0].append(members)
+                continue
+            for o, entry in shorts:
+                if o in lists:
+                    _complete, short_one, near = lists[o]
+                    short_one.append(members)
+                    if entry is not None:
+                        near.append(entry)
+        for seat, (complete, short_one, near) in lists.items():
+            self.complete[seat] = complete
+            self.short_one[seat] = short_one
+            self.near[seat] = near
 
     def _threats(self, game: Game) -> None:
         """Threat profile and reserve per seat from the rents per owner (``top_by``, ``total_by``)."""
@@ -413,9 +543,14 @@ class Derived:
         res: list[int] = []
         if self.teams is None:
             everyone = sum(total_by)
-            ranked = sorted(top_by, reverse=True)
+            first = second = 0  # the two highest entries of top_by (equal when two seats share the highest)
+            for t in top_by:
+                if t > first:
+                    first, second = t, first
+                elif t > second:
+                    second = t
             for seat in range(seats):
-                top = (ranked[1] if seats > 1 else 0) if top_by[seat] == ranked[0] else ranked[0]
+                top = first if top_by[seat] != first else second if seats > 1 else 0
                 total = everyone - total_by[seat]
                 threat.append((top, total))
                 res.append(min(600 + top // 2 + total // 20, 8000))
@@ -432,55 +567,6 @@ class Derived:
                 res.append(min(600 + top // 2 + total // 20, 8000))
         self.threat = threat
         self.reserve = res
-
-    def releveled(self, game: Game) -> Derived:
-        """These tables after building or selling only (same owners and mortgages, other levels).
-
-        Levels change only inside whole groups, so nothing but rents, threats and holdings moves.
-        """
-        return Derived(game, self.info, self)
-
-    def _relevel(self, game: Game, base: Derived) -> None:
-        self.key = (game, game.seq)
-        self.info, self.rules, self.teams = base.info, base.rules, base.teams
-        self.owner, self.mortgaged = base.owner, base.mortgaged
-        self.unowned, self.complete, self.mortgaged_by = base.unowned, base.complete, base.mortgaged_by
-        self.near, self.short_one = base.near, base.short_one
-        level = self.level = list(game.level)
-        old = base.level
-        rows = base.info.rents
-        rent = self.rent = list(base.rent)
-        top_by = self.top_by = list(base.top_by)
-        total_by = self.total_by = list(base.total_by)
-        owner, mortgaged = base.owner, base.mortgaged
-        rescan: set[int] = set()
-        built: list[int] = []
-        for j in base.info.companies:
-            lvl = level[j]
-            if lvl == old[j]:
-                continue
-            built.append(j)
-            o = owner[j]
-            if o is None or mortgaged[j]:
-                continue
-            group = base.info.group_members[j]
-            r = rows[j][lvl] if lvl else (rows[j][0] * 2 if all(owner[x] == o for x in group) else rows[j][0])
-            before = rent[j]
-            rent[j] = r
-            total_by[o] += r - before
-            if r > top_by[o]:
-                top_by[o] = r
-            elif before == top_by[o] and r < before:
-                rescan.add(o)
-        for o in rescan:
-            top_by[o] = max(rent[j] for j in base.info.companies if owner[j] == o)
-        self._threats(game)
-        self.values = base.values  # trade values follow from the mortgages, which stay
-        if base.key[0] is game and (base.memo or any(v is not None for v in base.holding)):
-            self.keep(base, built)
-        else:  # a look-ahead copy starts afresh: its tables change at every step, and nothing would be read
-            self.holding, self.memo = [None] * game.seats, {}
-        self.by_owner = base.by_owner
 
     def keep(self, base: Derived, changed: list[int]) -> None:
         """Take over from ``base`` (tables of the same game, board and rules) what the ``changed`` companies
@@ -515,7 +601,27 @@ class Derived:
         return v
 
 
-_LAST: list[Derived | None] = [None]
+#: ``Final`` names are C statics in the compiled build, not module dict lookups.
+_LAST: Final[list[Derived | None]] = [None]
+
+#: Beyond this many changed companies (a bankruptcy, another game's position) the tables are built afresh.
+_UPDATE_LIMIT: Final = 8
+
+
+def _owners_kept(info: BoardInfo, d: Derived, owner: list[int | None],
+                 changed: list[int]) -> dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]]:
+    """``d.by_owner``'s entries that a change of owners leaves standing: those of seats that held nothing, before
+    or after, in the colour groups, dealerships or utilities whose owners changed. Such a seat's targets come
+    from the groups and kinds it holds a part of alone, and who holds those has not changed."""
+    before = d.owner
+    groups, streets = info.street_groups, len(info.street_groups)
+    involved: set[int | None] = set()
+    for unit in {info.unit_of[j] for j in changed if owner[j] != before[j]}:
+        members = groups[unit][0] if unit < streets else info.dealerships if unit == streets else info.utilities
+        for x in members:
+            involved.add(before[x])
+            involved.add(owner[x])
+    return {key: targets for key, targets in d.by_owner.items() if key[0] not in involved}
 
 
 def derived(game: Game, info: BoardInfo) -> Derived:
@@ -523,43 +629,58 @@ def derived(game: Game, info: BoardInfo) -> Derived:
 
     One entry is kept: a hit needs the same game at the same ``seq``, or — for a game that moved on
     without a purchase, build or mortgage, and for look-ahead copies — equal ownership, levels and
-    mortgages (compared by content, so the answer never depends on which game asked before).
+    mortgages (compared by content, so the answer never depends on which game asked before). Otherwise
+    the new tables are worked out from the kept ones when they belong to the same board, rules and teams.
     """
     d = _LAST[0]
-    if d is not None and d.key[0] is game and d.key[1] == game.seq:
-        return d
-    same_owners = (
-        d is not None
-        and d.owner == game.owner
-        and d.info is info
-        and (d.rules is game.rules or d.rules == game.rules)
-        and d.teams == _teams_key(game)
-        and len(d.reserve) == game.seats
-    )
-    if same_owners and d is not None and d.mortgaged == game.mortgaged:
-        if d.level == game.level:
-            d.key = (game, game.seq)
+    if d is None:
+        new = _LAST[0] = Derived(game, info)
+        return new
+    same_game = d.game is game  # then the same board, rules, teams and seats too
+    if same_game:
+        if d.seq == game.seq:
             return d
-        d = d.releveled(game)
-        _LAST[0] = d
+    elif (d.info is not info or not (d.rules is game.rules or d.rules == game.rules) or d.teams != _teams_key(game)
+          or len(d.reserve) != game.seats):
+        new = _LAST[0] = Derived(game, info)
+        return new
+    owner, mortgaged, level = game.owner, game.mortgaged, game.level
+    same_owners = d.owner == owner
+    same_mortgages = d.mortgaged == mortgaged
+    same_levels = d.level == level
+    if same_owners and same_mortgages and same_levels:
+        d.game, d.seq = game, game.seq
         return d
-    new = Derived(game, info)
-    if same_owners and d is not None:
-        new.by_owner = d.by_owner  # a mortgage changed, not who owns what
-    if (d is not None and d.key[0] is game and d.info is info and (d.rules is game.rules or d.rules == game.rules)
-            and len(d.holding) == game.seats):  # the same game moving on (a look-ahead copy starts afresh)
-        mortgaged, d_mortgaged = game.mortgaged, d.mortgaged
-        if mortgaged == d_mortgaged:
-            new.values = d.values  # a trade value follows from the square's mortgage alone
-        else:
-            new.values = {j: v for j, v in d.values.items() if mortgaged[j] == d_mortgaged[j]}
-        if d.memo or any(v is not None for v in d.holding):
-            get, companies = info.company_get, info.companies
-            changed: list[int] = []
-            for now, before in ((game.owner, d.owner), (mortgaged, d_mortgaged), (game.level, d.level)):
-                if now != before:
-                    changed += [j for j, a, b in zip(companies, get(now), get(before), strict=True) if a != b]
-            new.keep(d, changed)
+    companies = info.companies
+    changed: list[int] = []
+    if not same_owners:
+        before_owner = d.owner
+        changed += [j for j in companies if owner[j] != before_owner[j]]
+    if not same_mortgages:
+        before_mortgaged = d.mortgaged
+        changed += [j for j in companies if mortgaged[j] != before_mortgaged[j]]
+    if not same_levels:
+        before_level = d.level
+        changed += [j for j in companies if level[j] != before_level[j]]
+    if same_owners + same_mortgages + same_levels < 2:
+        changed = list(set(changed))  # a company with two of them changed appears once
+    new = Derived(game, info, d, changed) if len(changed) <= _UPDATE_LIMIT else Derived(game, info)
+    if same_owners and same_mortgages:  # only levels moved: what follows from owners and mortgages stays
+        new.values = d.values
+        new.by_owner = d.by_owner
+    else:
+        if same_owners:
+            new.by_owner = d.by_owner  # a mortgage changed, not who owns what
+        elif d.by_owner:
+            new.by_owner = _owners_kept(info, d, owner, changed)
+        if same_game:
+            if same_mortgages:
+                new.values = d.values  # a trade value follows from the square's mortgage alone
+            else:
+                new.values = {j: v for j, v in d.values.items() if mortgaged[j] == d.mortgaged[j]}
+    # Only the game that moved on keeps its judgements; a look-ahead copy starts afresh.
+    if same_game and (d.memo or d.holding.count(None) != len(d.holding)):
+        new.keep(d, changed)
     _LAST[0] = new
     return new
 

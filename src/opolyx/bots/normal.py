@@ -6,7 +6,7 @@ board can charge) is the one number most choices turn on, so it is computed once
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from opolyx.bots.base import Action, BaseBot, memory
 from opolyx.bots.heuristics import (
@@ -15,6 +15,7 @@ from opolyx.bots.heuristics import (
     can_build,
     can_mortgage,
     can_sell,
+    count_held,
     derived,
     expected_step_cost,
     holding_value,
@@ -34,13 +35,13 @@ if TYPE_CHECKING:
 #: Rounds before the round limit from which the game is a net-worth race (SPEC.md 16): buying and building
 #: keep their full value in net worth, so cash is worth more spent than held, and a fair bet is worth its
 #: variance only to a seat that is behind.
-ENDGAME_ROUNDS = 30
+ENDGAME_ROUNDS: Final = 30
 #: Net gain of a jackpot hit on one, two and three numbers, as multiples of the stake (payout minus stake).
-_JACKPOT_NET = {1: 5, 2: 2, 3: 1}
+_JACKPOT_NET: Final = {1: 5, 2: 2, 3: 1}
 
 #: A recipient accepts a trade when its own gain is at least this share of the proposer's gain: a
 #: trade that helps a rival far more than oneself loses the game even if it "gains value".
-ENVY = 0.35
+ENVY: Final = 0.35
 
 
 class NormalBot(BaseBot):
@@ -65,7 +66,7 @@ class NormalBot(BaseBot):
 
     def endgame(self, game: Game) -> bool:
         """The round limit is near enough that net worth, not bankruptcy, will most likely decide."""
-        return self.rounds_left(game) <= ENDGAME_ROUNDS
+        return game.rules.round_limit - game.round <= ENDGAME_ROUNDS  # rounds_left, without a call
 
     # ------------------------------------------------------------------ before the roll
 
@@ -184,9 +185,9 @@ class NormalBot(BaseBot):
             if info.kind[i] == "street":
                 if owns_group(owner, members, seat):
                     continue
-                cls = 1 if sum(1 for j in members if owner[j] == seat) > 1 else 0
+                cls = 1 if count_held(owner, members, seat) > 1 else 0
             elif info.kind[i] == "dealership":
-                cls = 2 if sum(1 for j in info.dealerships if owner[j] == seat) > 1 else 1
+                cls = 2 if count_held(owner, info.dealerships, seat) > 1 else 1
             else:
                 cls = 0
             candidates.append(((cls, info.price[i]), i))
@@ -280,22 +281,21 @@ class NormalBot(BaseBot):
         """Mortgage what earns least first, then unbuilt groups, and sell buildings only as a last resort."""
         owner = game.owner
         best_m = None
-        best_key: tuple[int, int] = (9, 0)
+        best_cls, best_price = 9, 0  # the least (class, -price), compared as a pair
         for i in info.companies:
             if owner[i] != seat or not can_mortgage(game, info, seat, i):
                 continue
             kind = info.kind[i]
-            members = info.group_members[i]
             if kind == "street":
-                cls = 3 if owns_group(owner, members, seat) else 1
+                cls = 3 if owns_group(owner, info.group_members[i], seat) else 1
             elif kind == "dealership":
-                cls = 2 if sum(1 for j in info.dealerships if owner[j] == seat) > 1 else 0
+                cls = 2 if count_held(owner, info.dealerships, seat) > 1 else 0
             else:
                 cls = 0
-            key = (cls, -info.price[i])
-            if key < best_key:
-                best_key, best_m = key, i
-        if best_m is not None and best_key[0] < 3:
+            price = -info.price[i]
+            if cls < best_cls or (cls == best_cls and price < best_price):
+                best_cls, best_price, best_m = cls, price, i
+        if best_m is not None and best_cls < 3:
             return {"type": "mortgage", "square": best_m}
         best_s = None
         best_loss = float("inf")
@@ -305,7 +305,7 @@ class NormalBot(BaseBot):
                 loss = (info.rents[i][lvl] - info.rents[i][lvl - 1]) / info.level_cost[i]
                 if loss < best_loss:
                     best_loss, best_s = loss, i
-        if best_m is not None and (best_s is None or best_key[0] == 3):
+        if best_m is not None and (best_s is None or best_cls == 3):
             return {"type": "mortgage", "square": best_m}
         if best_s is not None:
             return {"type": "sell", "square": best_s}
@@ -441,10 +441,11 @@ class NormalBot(BaseBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
-        scan = (d, game.round // 10, game.players[seat].cash // 2000)
+        rounds, band = game.round // 10, game.players[seat].cash // 2000
         idle = mem.idle_scan
-        if idle is not None and not game.rules.teams and idle[0] is d and idle[1:] == scan[1:]:
+        if idle is not None and idle[0] is d and idle[1] == rounds and idle[2] == band and not game.rules.teams:
             return None
+        scan = (d, rounds, band)
         open_trades = sum(1 for t in game.trades.values() if t.proposer == seat) if game.trades else 0
         if open_trades >= game.rules.max_open_trades:
             return None
@@ -547,16 +548,27 @@ class NormalBot(BaseBot):
         closer while keeping it from anyone else. The hottest groups come first.
         """
         owner = game.owner
+        players = game.players
         targets: list[tuple[float, int, int]] = []
-        for members, get, _rows in info.street_groups:
-            held = get(owner)
-            mine = held.count(seat)
-            if mine == 0 or mine == len(members) or mine == len(members) - 1:
+        for members, _get, _rows in info.street_groups:
+            n = len(members)
+            if n < 3:
+                continue  # of two streets, one held is one short, the completion offer's case
+            mine = 0
+            for j in members:
+                if owner[j] == seat:
+                    mine += 1
+            if mine == 0 or mine >= n - 1:
                 continue  # none held, done, or one short (the completion offer's case)
-            for j, o in zip(members, held, strict=True):
-                if o is None or o == seat or allies(game, o, seat) or game.players[o].out:
+            for j in members:
+                o = owner[j]
+                if o is None or o == seat or allies(game, o, seat) or players[o].out:
                     continue
-                if held.count(o) > 1:
+                held = 0
+                for x in members:
+                    if owner[x] == o:
+                        held += 1
+                if held > 1:
                     continue  # a rival building the same group will not sell
                 targets.append((-info.hot[j] - mine, j, o))
         targets.sort()
@@ -573,13 +585,13 @@ class NormalBot(BaseBot):
         owner = game.owner
         targets: list[tuple[int, int]] = []
         for squares in (info.dealerships, info.utilities):
-            if not any(owner[j] == seat for j in squares):
+            if not count_held(owner, squares, seat):
                 continue
             for j in squares:
                 o = owner[j]
                 if o is None or o == seat or allies(game, o, seat) or game.players[o].out:
                     continue
-                if sum(1 for x in squares if owner[x] == o) > 1:
+                if count_held(owner, squares, o) > 1:
                     continue  # a rival collecting too will not sell; offering would only be noise
                 targets.append((j, o))
         return targets
@@ -594,10 +606,10 @@ class NormalBot(BaseBot):
         d = derived(game, info)
         for j, o in targets:
             # The cheap tests first (all but the last are free of side effects, so their order is free).
-            value = d.trade_value(game, j)
             before = proposals.get((o, (), (j,)))
             if before is not None and info.kind[j] == "street":
                 continue  # a street is asked for once, at face value
+            value = d.trade_value(game, j)
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)
             if price > 2 * value or cash - price < res + 1000:
                 continue

@@ -35,12 +35,18 @@ def square_group(board: Board, square: int) -> str:
     return sq.group if sq.group is not None else sq.kind
 
 
+#: The event types a collector counts; every other event is passed over with one set lookup.
+_COUNTED = frozenset({"moved", "teleported", "turn_started", "jailed", "debt_paid", "game_started",
+                      "round_started"})
+
+
 class GameCollector:
     """Folds a game's events into counters as they happen (``play_game``'s ``on_events`` hook)."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.jail = next((s.index for s in board.squares if s.kind == "jail"), 10)
+        self.groups = [square_group(board, s.index) for s in board.squares]
         self.landings = [0] * len(board.squares)
         self.rent_paid: dict[str, int] = {}
         self.rent_received: dict[str, int] = {}
@@ -50,8 +56,11 @@ class GameCollector:
 
     def __call__(self, game: Game, events: list[Event]) -> None:
         self.actions += 1
+        counted = _COUNTED
         for e in events:
             kind = e["type"]
+            if kind not in counted:
+                continue
             if kind == "moved" or kind == "teleported":
                 self.landings[e["to"]] += 1
             elif kind == "turn_started":
@@ -60,11 +69,11 @@ class GameCollector:
                 self.landings[self.jail] += 1
             elif kind == "debt_paid":
                 if e["reason"] == "rent" and e["square"] is not None:
-                    g = square_group(self.board, e["square"])
+                    g = self.groups[e["square"]]
                     self.rent_paid[g] = self.rent_paid.get(g, 0) + e["amount"]
                     got = sum(c["received"] for c in e["creditors"])
                     self.rent_received[g] = self.rent_received.get(g, 0) + got
-            elif kind == "game_started" or kind == "round_started":
+            else:  # game_started, round_started
                 # Cash at the start of each round: the money supply the salary and taxes balance.
                 self.money.append(sum(p.cash for p in game.players if not p.out))
 
