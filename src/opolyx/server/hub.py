@@ -110,7 +110,8 @@ class Connection(Peer):
         self.session_id: str | None = None
 
     def send_text(self, text: str) -> None:
-        """Queue an already serialised frame (a broadcast serialises once per seat, not per socket)."""
+        """Send an already serialised frame (a broadcast serialises once per seat, not per socket): at once
+        while nothing waits in the queue, else behind what does."""
         if self.closed:
             return
         if self.direct is not None and not self.writing and self.queue.empty() and self.direct(text):

@@ -559,12 +559,12 @@ class SqlStore(AccountsSql, Store):
             batch, self._appends = self._appends, []
             chats, self._chats = self._chats, []
             try:
-                await self._write_appends(batch, chats)
+                await self._write_batch(batch, chats)
             except IntegrityError:
                 # Somebody's seq was taken: write them one by one so only that one is refused.
                 for item in batch:
                     try:
-                        await self._write_appends([item], [])
+                        await self._write_batch([item], [])
                     except IntegrityError as exc:
                         _settle(item, SeqConflict(f"action {item.seq} of game {item.room_id} already stored"), exc)
                     except Exception as exc:
@@ -573,7 +573,7 @@ class SqlStore(AccountsSql, Store):
                         _settle(item)
                 for chat in chats:
                     try:
-                        await self._write_appends([], [chat])
+                        await self._write_batch([], [chat])
                     except Exception as exc:
                         _settle(chat, exc)
                     else:
@@ -585,7 +585,7 @@ class SqlStore(AccountsSql, Store):
                 for each in _both(batch, chats):
                     _settle(each)
 
-    async def _write_appends(self, batch: Sequence[_Append], chats: Sequence[_Chat]) -> None:
+    async def _write_batch(self, batch: Sequence[_Append], chats: Sequence[_Chat]) -> None:
         now = _now()
         async with self.engine.begin() as conn:
             if batch:
