@@ -40,9 +40,9 @@ class SeatMemory:
     #: (partner, give squares, take squares) → (round proposed, cash the partner would have received)
     proposals: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int]] = field(default_factory=dict)
     auction_limit: dict[int, int] = field(default_factory=dict)  # auction id → highest bid worth making
-    #: What the last trade scan that found nothing was made on (tables, ten-round window, cash band): while
+    #: What the last trade scan that found nothing was made on (the tables' serial, ten-round window, cash band): while
     #: those stand, scanning again would find nothing again, so a turn costs microseconds, not a scan.
-    idle_scan: tuple[object, int, int] | None = None
+    idle_scan: tuple[int, int, int] | None = None
     #: street → round the hard bot's look-ahead last weighed a priced offer for it (see HardBot.on_turn)
     repriced: dict[int, int] = field(default_factory=dict)
 
@@ -73,7 +73,7 @@ class BaseBot:
             for t in game.trades.values():
                 if t.recipient == seat:
                     return self.answer_trade(game, info, seat, t)
-        if game.actor() != seat:
+        if (actor := game.actor()) is None or actor != seat:
             for t in game.trades.values():
                 if t.proposer == seat:
                     return {"type": "cancel_trade", "trade": t.id}

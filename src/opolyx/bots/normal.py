@@ -179,7 +179,7 @@ class NormalBot(BaseBot):
         owner = game.owner
         candidates: list[tuple[tuple[int, int], int]] = []
         for i in info.companies:
-            if owner[i] != seat or not can_mortgage(game, info, seat, i):
+            if (who := owner[i]) is None or who != seat or not can_mortgage(game, info, seat, i):
                 continue
             members = info.group_members[i]
             if info.kind[i] == "street":
@@ -283,7 +283,7 @@ class NormalBot(BaseBot):
         best_m = None
         best_cls, best_price = 9, 0  # the least (class, -price), compared as a pair
         for i in info.companies:
-            if owner[i] != seat or not can_mortgage(game, info, seat, i):
+            if (who := owner[i]) is None or who != seat or not can_mortgage(game, info, seat, i):
                 continue
             kind = info.kind[i]
             if kind == "street":
@@ -300,7 +300,7 @@ class NormalBot(BaseBot):
         best_s = None
         best_loss = float("inf")
         for i in info.companies:
-            if owner[i] == seat and can_sell(game, info, seat, i):
+            if (who := owner[i]) is not None and who == seat and can_sell(game, info, seat, i):
                 lvl = game.level[i]
                 loss = (info.rents[i][lvl] - info.rents[i][lvl - 1]) / info.level_cost[i]
                 if loss < best_loss:
@@ -443,9 +443,9 @@ class NormalBot(BaseBot):
             return None
         rounds, band = game.round // 10, game.players[seat].cash // 2000
         idle = mem.idle_scan
-        if idle is not None and idle[0] is d and idle[1] == rounds and idle[2] == band and not game.rules.teams:
+        if idle is not None and idle[0] == d.serial and idle[1] == rounds and idle[2] == band and not game.rules.teams:
             return None
-        scan = (d, rounds, band)
+        scan = (d.serial, rounds, band)
         open_trades = sum(1 for t in game.trades.values() if t.proposer == seat) if game.trades else 0
         if open_trades >= game.rules.max_open_trades:
             return None
@@ -556,7 +556,7 @@ class NormalBot(BaseBot):
                 continue  # of two streets, one held is one short, the completion offer's case
             mine = 0
             for j in members:
-                if owner[j] == seat:
+                if (who := owner[j]) is not None and who == seat:
                     mine += 1
             if mine == 0 or mine >= n - 1:
                 continue  # none held, done, or one short (the completion offer's case)
@@ -566,7 +566,7 @@ class NormalBot(BaseBot):
                     continue
                 held = 0
                 for x in members:
-                    if owner[x] == o:
+                    if (who := owner[x]) is not None and who == o:
                         held += 1
                 if held > 1:
                     continue  # a rival building the same group will not sell
@@ -625,7 +625,7 @@ class NormalBot(BaseBot):
         owner = game.owner
         for members in derived(game, info).short_one[partner]:
             for j in members:
-                if owner[j] == seat and tradeable(game, info, seat, j):
+                if (who := owner[j]) is not None and who == seat and tradeable(game, info, seat, j):
                     return j
         return None
 

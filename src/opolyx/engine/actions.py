@@ -24,7 +24,7 @@ def expect(game: GameState, seat: int | None, *phases: str) -> int:
     if game.phase not in phases:
         raise IllegalAction("wrong_phase", f"not possible in phase {game.phase!r}")
     actor = game.actor()
-    if seat != actor:
+    if seat is None or actor is None or seat != actor:
         raise IllegalAction("not_your_turn", f"seat {actor} must act now, not seat {seat}")
     assert seat is not None
     return seat

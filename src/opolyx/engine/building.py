@@ -18,7 +18,7 @@ def check_build(game: GameState, seat: int, i: int) -> None:
     sq = game.board.squares[i]
     if sq.kind != "street":
         raise IllegalAction("not_a_street", "only streets carry buildings")
-    if game.owner[i] != seat:
+    if (who := game.owner[i]) is None or who != seat:
         raise IllegalAction("not_owner", "you do not own this street")
     assert sq.group is not None
     # One pass over the group for all three group checks (generators cost more than the checks); the
@@ -27,7 +27,7 @@ def check_build(game: GameState, seat: int, i: int) -> None:
     incomplete = any_mortgaged = False
     lowest = level[i]
     for j in game.board.groups[sq.group]:
-        incomplete = incomplete or owner[j] != seat
+        incomplete = incomplete or (who := owner[j]) is None or who != seat
         any_mortgaged = any_mortgaged or mortgaged[j]
         if level[j] < lowest:
             lowest = level[j]
@@ -48,7 +48,7 @@ def check_build(game: GameState, seat: int, i: int) -> None:
 def check_sell(game: GameState, seat: int, i: int) -> None:
     """Even building holds for selling too: sell from the highest street of the group first."""
     sq = game.board.squares[i]
-    if game.owner[i] != seat:
+    if (who := game.owner[i]) is None or who != seat:
         raise IllegalAction("not_owner", "you do not own this street")
     if sq.kind != "street" or game.level[i] == 0:
         raise IllegalAction("no_buildings", "there is nothing to sell here")

@@ -30,6 +30,9 @@ take the game as their first argument:
 ==============  =====================================================================
 
 Each rule module lists the actions it carries out in ``HANDLERS``; ``Game._HANDLERS`` joins them.
+
+On hot paths an owner (a seat or ``None``) is compared with a seat as ``(who := owner[i]) is None or who !=
+seat``: compiled, that compares two C integers instead of boxing the seat for a generic comparison.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ def check_mortgage(game: GameState, seat: int, i: int) -> None:
     """Only an owned, unmortgaged company without Murabaha debt and without buildings in its group."""
     if not game.board.squares[i].is_company:
         raise IllegalAction("not_a_company", "only companies can be mortgaged")
-    if game.owner[i] != seat:
+    if (who := game.owner[i]) is None or who != seat:
         raise IllegalAction("not_owner", "you do not own this company")
     if game.mortgaged[i]:
         raise IllegalAction("already_mortgaged", "this company is already mortgaged")
@@ -29,7 +29,7 @@ def check_mortgage(game: GameState, seat: int, i: int) -> None:
 
 
 def check_redeem(game: GameState, seat: int, i: int) -> None:
-    if game.owner[i] != seat:
+    if (who := game.owner[i]) is None or who != seat:
         raise IllegalAction("not_owner", "you do not own this company")
     if not game.mortgaged[i]:
         raise IllegalAction("not_mortgaged", "this company is not mortgaged")
@@ -52,7 +52,7 @@ def mortgage(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
 def tick(game: GameState, seat: int) -> None:
     """Speed: at the start of the owner's turn each mortgage counts down; at 0 the company returns to the bank."""
     for i in sorted(game.mortgage_left):
-        if game.owner[i] != seat:
+        if (who := game.owner[i]) is None or who != seat:
             continue
         left = game.mortgage_left[i] - 1
         if left > 0:

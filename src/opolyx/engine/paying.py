@@ -85,7 +85,7 @@ def raise_cash(game: GameState, seat: int, target: int) -> None:
             continue
         mortgageable = []
         for i in game.board.companies:
-            if game.owner[i] != seat:
+            if (who := game.owner[i]) is None or who != seat:
                 continue
             try:
                 mortgages.check_mortgage(game, seat, i)
@@ -111,7 +111,7 @@ def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None)
     """Bankruptcy, forfeit or resignation (SPEC.md sections 11 and 12)."""
     p = game.players[seat]
     squares = game.board.squares
-    owned = [i for i in game.board.companies if game.owner[i] == seat]
+    owned = [i for i in game.board.companies if (who := game.owner[i]) is not None and who == seat]
     heir = None
     if game.rules.teams:
         for s in turns.seat_order_from(game, seat):

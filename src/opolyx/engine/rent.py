@@ -16,7 +16,7 @@ CARD_BONUS_CAP_PERCENT: Final = 33
 def owns_group(game: GameState, seat: int, group: str) -> bool:
     owner = game.owner
     for i in game.board.groups[group]:  # noqa: SIM110 - a plain loop: ``all`` over a generator costs twice this
-        if owner[i] != seat:
+        if (who := owner[i]) is None or who != seat:
             return False
     return True
 
@@ -26,7 +26,7 @@ def held(game: GameState, squares: tuple[int, ...], seat: int) -> int:
     owner = game.owner
     count = 0
     for i in squares:
-        if owner[i] == seat:
+        if (who := owner[i]) is not None and who == seat:
             count += 1
     return count
 

@@ -110,7 +110,7 @@ def check_trade_items(game: GameState, proposer: int, recipient: int, give: Offe
         if offer.cash > game.players[seat].cash - committed:
             raise IllegalAction("insufficient_cash", f"seat {seat} does not have that much cash")
         for i in offer.squares:
-            if game.owner[i] != seat or not game.board.squares[i].is_company:
+            if (who := game.owner[i]) is None or who != seat or not game.board.squares[i].is_company:
                 raise IllegalAction("not_owner", f"seat {seat} does not own square {i}")
             if i in game.murabaha:
                 raise IllegalAction("murabaha_open", "a company under Murabaha cannot be traded")

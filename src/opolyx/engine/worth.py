@@ -24,7 +24,7 @@ def net_worth(game: GameState, seat: int) -> int:
     worth = game.players[seat].cash
     squares = game.board.squares
     for i in game.board.companies:
-        if game.owner[i] == seat:
+        if (who := game.owner[i]) is not None and who == seat:
             worth += company_value(game, i) + game.level[i] * squares[i].level_cost
     for m in game.murabaha.values():
         if m.seat == seat:
@@ -38,7 +38,7 @@ def liquidation_value(game: GameState, seat: int) -> int:
     squares = game.board.squares
     sell_pct = game.rules.sell_back_percent
     for i in game.board.companies:
-        if game.owner[i] != seat:
+        if (who := game.owner[i]) is None or who != seat:
             continue
         total += game.level[i] * squares[i].level_cost * sell_pct // 100
         if not game.mortgaged[i] and i not in game.murabaha:
