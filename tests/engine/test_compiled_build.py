@@ -1,7 +1,8 @@
 """The optional compiled build (scripts/compile) plays the recorded games exactly like pure Python.
 
-Builds a copy of ``src`` with mypyc in a temporary directory and runs the golden replays and the fast-path
-tests against it, so a change that breaks compiling (or changes behaviour once compiled) fails here, not
+Builds a copy of ``src`` with mypyc in a temporary directory (profile-guided where the compiler is gcc, so the
+training workload runs on the first compile too) and runs the golden replays and the fast-path tests against
+it, so a change that breaks compiling (or changes behaviour once compiled) fails here, not
 on an operator's machine. Skipped where no C compiler is installed; the rest of the suite runs on pure
 Python.
 """
@@ -19,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
-from compile_build import compiler  # noqa: E402
+from compile_build import compiler, is_gcc  # noqa: E402
 
 
 @pytest.mark.slow
@@ -33,6 +34,9 @@ def test_compiled_engine_replays_the_golden_games(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )
     assert build.returncode == 0, build.stderr[-3000:]
+    if is_gcc():  # with gcc the build is profile-guided: its training ran on the first compile, compiled
+        assert "(profile-guided)" in build.stdout, build.stdout + build.stderr[-3000:]
+    assert not (src / "build-profile").exists()  # the profile's counters are cleaned up with the C sources
     env = {**os.environ, "PYTHONPATH": str(src)}
     probe = ("import opolyx.engine.game as g, opolyx.bots.normal as n, opolyx.rules.model as r; "
              "print(g.__file__, n.__file__, r.__file__)")
