@@ -333,9 +333,10 @@ def _street_rents(game: Game, members: tuple[int, ...], rows: tuple[tuple[int, .
     n = len(held)
     o = held[0]
     if o is not None and held.count(o) == n:
-        for j, row in zip(members, rows, strict=True):
+        for x in range(n):  # indexes, not ``zip(..., strict=True)``, which compiled is a generic Python call
+            j = members[x]
             lvl = level[j]
-            rent[j] = 0 if mortgaged[j] else row[lvl] if lvl else row[0] * 2
+            rent[j] = 0 if mortgaged[j] else rows[x][lvl] if lvl else rows[x][0] * 2
         return o, ()
     shorts: list[tuple[int, tuple[int, int] | None]] = []
     for x in range(n):
@@ -358,8 +359,13 @@ def _kind_rents(squares: tuple[int, ...], owner: list[int | None], table: tuple[
                 mortgaged: list[bool], rent: list[int]) -> None:
     """Write the rents of the dealerships or the utilities into ``rent``: they grow with each one held."""
     held = [owner[j] for j in squares]
-    for j, o in zip(squares, held, strict=True):
+    for x in range(len(squares)):
+        j, o = squares[x], held[x]
         rent[j] = 0 if o is None or mortgaged[j] else mult * table[held.count(o) - 1]
+
+
+#: The normal bot's trade targets, (square, owner) in order, per (seat, eliminated seats).
+TargetTable = dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]]
 
 
 class Derived:
@@ -384,6 +390,7 @@ class Derived:
         "game",
         "holding",
         "info",
+        "lent",
         "level",
         "memo",
         "mortgaged",
@@ -404,6 +411,19 @@ class Derived:
         "unowned",
         "values",
     )
+    teams: tuple[int | None, ...] | None
+    owner: list[int | None]
+    level: list[int]
+    mortgaged: list[bool]
+    rent: list[int]
+    shapes: list[GroupShape]
+    top_by: list[int]
+    total_by: list[int]
+    unowned: int
+    mortgaged_by: list[list[int]]
+    complete: list[list[tuple[int, ...]]]
+    short_one: list[list[tuple[int, ...]]]
+    near: list[list[tuple[int, int]]]
     threat: list[tuple[int, int]]
     reserve: list[int]
 
@@ -419,20 +439,31 @@ class Derived:
         self.serial = _SERIAL[0]
         self.info = info
         self.rules = game.rules
-        owner = self.owner = list(game.owner)
-        level = self.level = list(game.level)
-        mortgaged = self.mortgaged = list(game.mortgaged)
         self.holding: list[float | None] = [None] * game.seats
         self.memo: dict[tuple[object, ...], object] = {}
         #: Trade value (SPEC.md 8) per company asked about: it follows from the mortgages alone.
         self.values: dict[int, int] = {}
         #: Results that follow from ownership alone (and who is out), kept while only levels or mortgages
         #: change: the normal bot's trade targets per (seat, eliminated seats).
-        self.by_owner: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
+        self.by_owner: TargetTable = {}
+        #: Set once another game with the same holdings took these tables over (a look-ahead copy): whoever
+        #: asked for them first may still hold them, so they are never moved on in place again.
+        self.lent = False
         if base is not None and changed is not None:
-            # Through the constructor rather than ``object.__new__``, which compiled classes refuse.
-            self._update(game, base, changed)
+            # Another position's tables (same board, rules and teams), copied and then moved on by the change:
+            # through the constructor rather than ``object.__new__``, which compiled classes refuse.
+            self.teams = base.teams
+            self.owner, self.level, self.mortgaged = base.owner, base.level, base.mortgaged
+            self.rent, self.shapes = list(base.rent), list(base.shapes)
+            self.top_by, self.total_by = list(base.top_by), list(base.total_by)
+            self.unowned, self.mortgaged_by = base.unowned, list(base.mortgaged_by)
+            self.complete, self.short_one, self.near = list(base.complete), list(base.short_one), list(base.near)
+            self.threat, self.reserve = base.threat, base.reserve
+            self._advance(game, changed)
             return
+        owner = self.owner = list(game.owner)
+        level = self.level = list(game.level)
+        mortgaged = self.mortgaged = list(game.mortgaged)
         self.teams = _teams_key(game)
         seats = game.seats
         rent = self.rent = [0] * info.n
@@ -456,23 +487,24 @@ class Derived:
                 top_by[o] = r
         self.unowned = held.count(None)
         self.mortgaged_by = mortgaged_by
-        self.complete: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
-        self.short_one: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
-        self.near: list[list[tuple[int, int]]] = [[] for _ in range(seats)]
+        self.complete = [[] for _ in range(seats)]
+        self.short_one = [[] for _ in range(seats)]
+        self.near = [[] for _ in range(seats)]
         self._shape_lists(range(seats))
         self._threats(game)
 
-    def _update(self, game: Game, base: Derived, changed: list[int]) -> None:
-        """These tables from ``base`` (tables of a position with the same board, rules and teams) and the
-        companies whose owner, level or mortgage differ from it: the same tables a fresh build makes."""
-        info = base.info
-        self.teams = base.teams
-        owner, level, mortgaged = self.owner, self.level, self.mortgaged
-        old_owner, old_rent, old_top = base.owner, base.rent, base.top_by
-        rent = self.rent = list(old_rent)
-        shapes = self.shapes = list(base.shapes)
-        top_by = self.top_by = list(old_top)
-        total_by = self.total_by = list(base.total_by)
+    def _advance(self, game: Game, changed: list[int]) -> None:
+        """Move these tables on to ``game``'s holdings, given the companies whose owner, level or mortgage
+        differ: the same tables a fresh build makes. Only the colour groups (or kinds) those companies belong
+        to are priced again, and only the seats they involve summed again. The lists of holdings are replaced,
+        never changed, and every other list is changed in place (the constructor hands this copies)."""
+        info = self.info
+        old_owner, old_mortgaged = self.owner, self.mortgaged
+        owner = self.owner = list(game.owner)
+        level = self.level = list(game.level)
+        mortgaged = self.mortgaged = list(game.mortgaged)
+        rent, shapes, top_by, total_by = self.rent, self.shapes, self.top_by, self.total_by
+        old_top, old_total = list(top_by), list(total_by)
         groups = info.street_groups
         units = {info.unit_of[j] for j in changed}
         reshaped: set[int] = set()
@@ -480,6 +512,7 @@ class Derived:
         for u in units:
             if u < len(groups):
                 members, _get, rows = groups[u]
+                before = [rent[j] for j in members]
                 shape = _street_rents(game, members, rows, owner, level, mortgaged, rent)
                 old_shape = shapes[u]
                 if shape != old_shape:
@@ -492,15 +525,18 @@ class Derived:
                 squares = members
             elif u == len(groups):
                 squares = info.dealerships
+                before = [rent[j] for j in squares]
                 _kind_rents(squares, owner, info.dealership_rents, 1, mortgaged, rent)
             else:
                 squares = info.utilities
+                before = [rent[j] for j in squares]
                 _kind_rents(squares, owner, info.utility_multipliers, 7, mortgaged, rent)
-            for j in squares:
-                was, o, before, r = old_owner[j], owner[j], old_rent[j], rent[j]
-                if was is not None and before:
-                    total_by[was] -= before
-                    if before == old_top[was] and (o != was or r < before):
+            for x in range(len(squares)):  # an index, not ``zip``: compiled, a native loop
+                j, was_rent = squares[x], before[x]
+                was, o, r = old_owner[j], owner[j], rent[j]
+                if was is not None and was_rent:
+                    total_by[was] -= was_rent
+                    if was_rent == old_top[was] and (o != was or r < was_rent):
                         rescan.add(was)
                 if o is not None and r:
                     total_by[o] += r
@@ -509,8 +545,7 @@ class Derived:
         companies = info.companies
         for o in rescan:
             top_by[o] = max([rent[j] for j in companies if (who := owner[j]) is not None and who == o], default=0)
-        old_mortgaged = base.mortgaged
-        unowned = base.unowned
+        unowned = self.unowned
         mortgages: set[int] = set()
         for j in changed:  # each company once (see ``derived``)
             was, o = old_owner[j], owner[j]
@@ -524,15 +559,12 @@ class Derived:
                 if o is not None:
                     mortgages.add(o)
         self.unowned = unowned
-        mortgaged_by = self.mortgaged_by = list(base.mortgaged_by)
+        mortgaged_by = self.mortgaged_by
         for o in mortgages:
             mortgaged_by[o] = [j for j in companies if (who := owner[j]) is not None and who == o and mortgaged[j]]
-        self.complete, self.short_one, self.near = list(base.complete), list(base.short_one), list(base.near)
         if reshaped:
             self._shape_lists(reshaped)
-        if top_by == old_top and total_by == base.total_by:
-            self.threat, self.reserve = base.threat, base.reserve
-        else:
+        if top_by != old_top or total_by != old_total:
             self._threats(game)
 
     def _shape_lists(self, seats: Iterable[int]) -> None:
@@ -540,7 +572,10 @@ class Derived:
         lists: dict[int, tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[tuple[int, int]]]] = {
             seat: ([], [], []) for seat in seats
         }
-        for (members, _get, _rows), (whole, shorts) in zip(self.info.street_groups, self.shapes, strict=True):
+        groups, shapes = self.info.street_groups, self.shapes
+        for g in range(len(groups)):
+            members = groups[g][0]
+            whole, shorts = shapes[g]
             if whole is not None:
                 if whole in lists:
                     lists[whole][0].append(members)
@@ -563,7 +598,9 @@ class Derived:
         threat: list[tuple[int, int]] = []
         res: list[int] = []
         if self.teams is None:
-            everyone = sum(total_by)
+            everyone = 0
+            for t in total_by:  # a loop, not ``sum``: compiled, native
+                everyone += t
             first = second = 0  # the two highest entries of top_by (equal when two seats share the highest)
             for t in top_by:
                 if t > first:
@@ -589,18 +626,20 @@ class Derived:
         self.threat = threat
         self.reserve = res
 
-    def keep(self, base: Derived, changed: list[int]) -> None:
-        """Take over from ``base`` (tables of the same game, board and rules) what the ``changed`` companies
-        (other owner, level or mortgage) leave standing: the holding value of each seat that held none of
-        them before and holds none now, and the memo entries about two such seats and other squares. A
-        purchase or a build then costs the judgements of the seats it involves, not every seat's."""
-        old_owner, owner = base.owner, self.owner
+    def keep(self, old_owner: list[int | None], holding: list[float | None], old_memo: dict[tuple[object, ...], object],
+             changed: list[int]) -> None:
+        """Take over from the judgements made on the holdings before (``old_owner``: who owned what then) what
+        the ``changed`` companies (other owner, level or mortgage) leave standing: the holding value of each
+        seat that held none of them before and holds none now, and the memo entries about two such seats and
+        other squares. A purchase or a build then costs the judgements of the seats it involves, not every
+        seat's."""
+        owner = self.owner
         seats: set[int | None] = {old_owner[j] for j in changed} | {owner[j] for j in changed}
-        self.holding = [None if s in seats else v for s, v in enumerate(base.holding)]
+        self.holding = [None if s in seats else v for s, v in enumerate(holding)]
         memo: dict[tuple[object, ...], object] = {}
-        if base.memo:
+        if old_memo:
             touched = set(changed)
-            for k, v in base.memo.items():
+            for k, v in old_memo.items():
                 if (k[1] not in seats and k[2] not in seats and touched.isdisjoint(cast("tuple[int, ...]", k[3]))
                         and touched.isdisjoint(cast("tuple[int, ...]", k[4]))):
                     memo[k] = v
@@ -632,12 +671,12 @@ _SERIAL: Final[list[int]] = [0]
 _UPDATE_LIMIT: Final = 8
 
 
-def _owners_kept(info: BoardInfo, d: Derived, owner: list[int | None],
-                 changed: list[int]) -> dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]]:
-    """``d.by_owner``'s entries that a change of owners leaves standing: those of seats that held nothing, before
-    or after, in the colour groups, dealerships or utilities whose owners changed. Such a seat's targets come
-    from the groups and kinds it holds a part of alone, and who holds those has not changed."""
-    before = d.owner
+def _owners_kept(info: BoardInfo, before: list[int | None], by_owner: TargetTable, owner: list[int | None],
+                 changed: list[int]) -> TargetTable:
+    """``by_owner``'s entries (targets found while ``before`` held) that a change of owners leaves standing: those
+    of seats that held nothing, before or after, in the colour groups, dealerships or utilities whose owners
+    changed. Such a seat's targets come from the groups and kinds it holds a part of alone, and who holds those
+    has not changed."""
     groups, streets = info.street_groups, len(info.street_groups)
     involved: set[int | None] = set()
     for unit in {info.unit_of[j] for j in changed if owner[j] != before[j]}:
@@ -645,7 +684,7 @@ def _owners_kept(info: BoardInfo, d: Derived, owner: list[int | None],
         for x in members:
             involved.add(before[x])
             involved.add(owner[x])
-    return {key: targets for key, targets in d.by_owner.items() if key[0] not in involved}
+    return {key: targets for key, targets in by_owner.items() if key[0] not in involved}
 
 
 def derived(game: Game, info: BoardInfo) -> Derived:
@@ -673,6 +712,8 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     same_mortgages = d.mortgaged == mortgaged
     same_levels = d.level == level
     if same_owners and same_mortgages and same_levels:
+        if not same_game:
+            d.lent = True
         d.game, d.seq = game, game.seq
         return d
     companies = info.companies
@@ -688,23 +729,35 @@ def derived(game: Game, info: BoardInfo) -> Derived:
         changed += [j for j in companies if level[j] != before_level[j]]
     if same_owners + same_mortgages + same_levels < 2:
         changed = list(set(changed))  # a company with two of them changed appears once
-    new = Derived(game, info, d, changed) if len(changed) <= _UPDATE_LIMIT else Derived(game, info)
-    if same_owners and same_mortgages:  # only levels moved: what follows from owners and mortgages stays
-        new.values = d.values
-        new.by_owner = d.by_owner
+    old_owner, old_mortgaged = d.owner, d.mortgaged
+    values, by_owner, holding, memo = d.values, d.by_owner, d.holding, d.memo
+    if same_game and not d.lent and len(changed) <= _UPDATE_LIMIT:
+        # The game moved on and no other game took these tables over: move them on in place (a decision
+        # never spans a change of its own game, so nobody holds the tables as they were).
+        new = d
+        d._advance(game, changed)
+        d.seq = game.seq
+        _SERIAL[0] += 1
+        d.serial = _SERIAL[0]
+    else:
+        new = Derived(game, info, d, changed) if len(changed) <= _UPDATE_LIMIT else Derived(game, info)
+    # What follows from owners and mortgages alone stays while they do; in place it is already there.
+    if same_owners and same_mortgages:
+        new.values = values
+        new.by_owner = by_owner
     else:
         if same_owners:
-            new.by_owner = d.by_owner  # a mortgage changed, not who owns what
-        elif d.by_owner:
-            new.by_owner = _owners_kept(info, d, owner, changed)
+            new.by_owner = by_owner  # a mortgage changed, not who owns what
+        elif by_owner:
+            new.by_owner = _owners_kept(info, old_owner, by_owner, owner, changed)
         if same_game:
             if same_mortgages:
-                new.values = d.values  # a trade value follows from the square's mortgage alone
+                new.values = values  # a trade value follows from the square's mortgage alone
             else:
-                new.values = {j: v for j, v in d.values.items() if mortgaged[j] == d.mortgaged[j]}
+                new.values = {j: v for j, v in values.items() if mortgaged[j] == old_mortgaged[j]}
     # Only the game that moved on keeps its judgements; a look-ahead copy starts afresh.
-    if same_game and (d.memo or d.holding.count(None) != len(d.holding)):
-        new.keep(d, changed)
+    if same_game and (memo or holding.count(None) != len(holding)):
+        new.keep(old_owner, holding, memo, changed)
     _LAST[0] = new
     return new
 
