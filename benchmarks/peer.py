@@ -3,14 +3,15 @@
 The peer (gamescomputersplay/monopoly, simpler rules: no auctions, no pay step, no trades by offer) is not
 part of this repository: give a checkout of it by path. Its game log is switched off and its bankruptcy
 log goes to a temporary directory, so the checkout is left as it was. A player-turn is one
-``Player.make_a_move`` call there and one ``turn_started`` event here.
+``Player.make_a_move`` call there and one ``turn_started`` event here, and opolyx's games are those of
+``opolyx simulate`` (its game loop in one process, with its event counters).
 
     git clone <a copy of gamescomputersplay/monopoly> /tmp/peer-monopoly
     .venv/bin/python benchmarks/peer.py --peer /tmp/peer-monopoly [--games 200] [--repeat 3]
 
-opolyx's games run with the garbage collector set up as ``opolyx simulate`` sets it (``quiet_collector``:
-what is loaded frozen out of collections, young collections every 10,000 allocations); the peer is timed
-as it ships and, for a like-for-like ratio, once more with the same collector setup.
+The simulator sets the garbage collector up for its games (``quiet_collector``: what is loaded frozen out
+of collections, young collections every 10,000 allocations); the peer is timed as it ships and, for a
+like-for-like ratio, once more with the same collector setup.
 
 Prints µs per player-turn for both (CPU time, best of ``--repeat``), the ratio, and opolyx's random legal
 play through the public API (``legal_actions`` + ``apply``) and through the fast path
@@ -31,10 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import opolyx
-from opolyx.bots import derive_seed, play_game
 from opolyx.engine import codes
 from opolyx.engine.build import build_name
-from opolyx.sim.runner import quiet_collector
+from opolyx.sim.runner import SimConfig, iter_records, quiet_collector
 
 
 def collector_as_simulate(run: Callable[[], int]) -> Callable[[], int]:
@@ -96,22 +96,15 @@ def peer_turns(path: Path, games: int, repeat: int, *, quiet: bool = False) -> t
 
 
 def opolyx_turns(games: int, repeat: int) -> tuple[float, int]:
-    count = 0
+    """``opolyx simulate --mode classic --seats 4 --bots normal --games N --workers 1`` without the summary:
+    the simulator's own game loop (``iter_records``: seeds, bots, its per-event counters, its collector
+    setup), counting player-turns as it does."""
+    config = SimConfig(mode="classic", seats=4, bots=("normal",) * 4, games=games, seed=1)
 
-    def on_events(_: object, events: list[dict[str, Any]]) -> None:
-        nonlocal count
-        for e in events:
-            if e["type"] == "turn_started":
-                count += 1
+    def run() -> int:
+        return sum(record["turns"] for record in iter_records(config))
 
-    def run_counted() -> int:
-        nonlocal count
-        count = 0
-        for k in range(games):
-            play_game("classic", 4, derive_seed(1, "bench", k), ["normal"] * 4, on_events=on_events)
-        return count
-
-    return best_of(repeat, collector_as_simulate(run_counted))
+    return best_of(repeat, run)
 
 
 def random_play(games: int, repeat: int, fast: bool) -> tuple[float, int]:
