@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +17,7 @@ from websockets.sync.client import connect
 
 from live_server import ThreadServer
 from opolyx.rules import load_cards
+from opolyx.server import sessions
 from rigged_engine import RiggedEngine
 
 # How Ann's first decision against the bot comes up. "turn": she starts and may roll. "pay_step": the bot
@@ -169,6 +172,9 @@ def test_reconnect_gets_a_fresh_snapshot_and_table_sees_absence(
     room = ann.create("classic", 2)
     bob.post(f"/api/rooms/{room['id']}/join")
     ann.connect(room["id"])
+    # Ann is in the room once her snapshot arrives (connect returns at the handshake, before): only then
+    # is Bob's arrival news to her (see test_who_is_connected_reaches_sockets_attached_in_either_order).
+    ann.recv_until("snapshot")
     bob.connect(room["id"])
     ann.recv_until("presence", seat=1, connected=True)
     ann.post(f"/api/rooms/{room['id']}/start")
@@ -182,6 +188,36 @@ def test_reconnect_gets_a_fresh_snapshot_and_table_sees_absence(
     snap = bob.recv_until("snapshot")
     assert snap["you"]["seat"] == 1 and snap["game"] is not None and snap["deadlines"]
     assert ann.recv_until("presence", connected=True)["seat"] == 1
+
+
+def test_who_is_connected_reaches_sockets_attached_in_either_order(
+    server: ThreadServer, people: Callable[[str], Person], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket joins its room after its handshake, once its session is looked up, so two sockets opened
+    one after the other may join in either order (on PostgreSQL the lookups run side by side). Whichever
+    joins first hears of the other through a presence frame; the other's snapshot already shows it."""
+    ann, bob = people("Ann"), people("Bob")
+    room = ann.create("classic", 2)
+    bob.post(f"/api/rooms/{room['id']}/join")
+    release_ann = threading.Event()
+    real_resolve = sessions.resolve
+
+    async def ann_waits(store: Any, signer: Any, token: str | None) -> Any:
+        while token == ann.token and not release_ann.is_set():
+            await asyncio.sleep(0.01)
+        return await real_resolve(store, signer, token)
+
+    monkeypatch.setattr(sessions, "resolve", ann_waits)
+    try:
+        ann.connect(room["id"])  # open, but her session is not looked up yet
+        bob.connect(room["id"])
+        first = bob.recv_until("snapshot")
+        assert [p["connected"] for p in first["room"]["players"]] == [False, True]
+    finally:
+        release_ann.set()
+    second = ann.recv_until("snapshot")
+    assert [p["connected"] for p in second["room"]["players"]] == [True, True]
+    assert bob.recv_until("presence", seat=0)["connected"] is True
 
 
 def test_clocks_time_out_absent_players(start_server: Callable[..., ThreadServer]) -> None:
