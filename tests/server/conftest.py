@@ -14,6 +14,7 @@ from server_kit import Person, test_settings
 
 from live_server import ThreadServer
 from opolyx.server import Settings
+from opolyx.server.engine_api import EngineApi
 from opolyx.storage.testing import TestDatabase
 
 
@@ -29,8 +30,9 @@ def settings_for(database: TestDatabase, tmp_path: Path) -> Callable[..., Settin
 def start_server(settings_for: Callable[..., Settings]) -> Iterator[Callable[..., ThreadServer]]:
     with ExitStack() as stack:
 
-        def start(**overrides: Any) -> ThreadServer:
-            return stack.enter_context(ThreadServer(settings_for(**overrides)))
+        def start(engine: Callable[[], EngineApi] | None = None, **overrides: Any) -> ThreadServer:
+            """A server with these settings; ``engine`` replaces the rules engine (e.g. a RiggedEngine)."""
+            return stack.enter_context(ThreadServer(settings_for(**overrides), engine))
 
         yield start
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -14,17 +16,37 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from live_server import ThreadServer
+from opolyx.rules import load_cards
+from opolyx.server import sessions
+from rigged_engine import RiggedEngine
+
+# How Ann's first decision against the bot comes up. "turn": she starts and may roll. "pay_step": the bot
+# starts, rolls 6 + 1 onto a card square and draws the birthday card, so Ann first owes it 200 and may pay
+# (with real dice about one game in 170 opens so, and a fixed "pay" case then waited in vain for an error).
+OPENINGS: dict[str, dict[str, Any]] = {
+    "turn": {"first_player": 0},
+    "pay_step": {
+        "first_player": 1,
+        "dice": [(6, 1)],
+        "deck": ["birthday", *(card.id for card in load_cards() if card.id != "birthday")],
+    },
+}
 
 
 def _running_room(people: Callable[[str], Person], mode: str = "classic") -> tuple[Person, dict[str, Any]]:
     ann = people("Ann")
+    return ann, _start_against_a_bot(ann, mode)
+
+
+def _start_against_a_bot(ann: Person, mode: str = "classic") -> dict[str, Any]:
+    """Ann's room with an easy bot in the second seat, started; Ann's socket is open."""
     room = ann.create(mode, 2)
     ann.post(f"/api/rooms/{room['id']}/bots", {"strength": "easy"})
     ann.connect(room["id"])
     ann.recv_until("snapshot")
     assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
     ann.recv_until("snapshot")
-    return ann, room
+    return room
 
 
 def _wait_my_turn(p: Person, seat: int) -> dict[str, Any]:
@@ -49,12 +71,22 @@ def test_socket_needs_a_session_and_a_room(server: ThreadServer, people: Callabl
         assert json.loads(ws.recv(timeout=5))["code"] == "room_not_found"
 
 
+@pytest.mark.parametrize("opening", sorted(OPENINGS))
 def test_bad_input_gets_error_frames_and_changes_nothing(
-    server: ThreadServer, people: Callable[[str], Person]
+    start_server: Callable[..., ThreadServer], opening: str
 ) -> None:
-    ann, _room = _running_room(people)
+    server = start_server(engine=lambda: RiggedEngine(**OPENINGS[opening]))
+    with contextlib.closing(Person(server.base, "Ann")) as ann:
+        _start_against_a_bot(ann)
+        _bad_input_is_refused(ann)
+
+
+def _bad_input_is_refused(ann: Person) -> None:
     snap = _wait_my_turn(ann, 0)
     seq = snap["seq"]
+    # A well-formed action the engine refuses in Ann's state: roll in her pay step, pay on her turn.
+    legal_types = {action["type"] for action in snap["legal"]}
+    refused = next(kind for kind in ("pay", "roll") if kind not in legal_types)
     cases: list[tuple[Any, str]] = [
         ("{not json", "bad_json"),
         ("[1, 2]", "bad_message"),
@@ -67,7 +99,7 @@ def test_bad_input_gets_error_frames_and_changes_nothing(
         ({"type": "action", "action": {"type": "timeout"}}, "forbidden_action"),
         ({"type": "action", "action": {"type": "roll"}, "seat": 1}, "wrong_seat"),
         ({"type": "action", "action": {"type": "roll"}, "seq": seq + 5}, "stale_state"),
-        ({"type": "action", "action": {"type": "pay"}}, "illegal_action"),
+        ({"type": "action", "action": {"type": refused}}, "illegal_action"),
         ({"type": "chat", "text": "x" * 301}, "chat_too_long"),
         ({"type": "chat", "text": "   "}, "chat_empty"),
         ("x" * 20000, "frame_too_large"),
@@ -140,6 +172,9 @@ def test_reconnect_gets_a_fresh_snapshot_and_table_sees_absence(
     room = ann.create("classic", 2)
     bob.post(f"/api/rooms/{room['id']}/join")
     ann.connect(room["id"])
+    # Ann is in the room once her snapshot arrives (connect returns at the handshake, before): only then
+    # is Bob's arrival news to her (see test_who_is_connected_reaches_sockets_attached_in_either_order).
+    ann.recv_until("snapshot")
     bob.connect(room["id"])
     ann.recv_until("presence", seat=1, connected=True)
     ann.post(f"/api/rooms/{room['id']}/start")
@@ -153,6 +188,36 @@ def test_reconnect_gets_a_fresh_snapshot_and_table_sees_absence(
     snap = bob.recv_until("snapshot")
     assert snap["you"]["seat"] == 1 and snap["game"] is not None and snap["deadlines"]
     assert ann.recv_until("presence", connected=True)["seat"] == 1
+
+
+def test_who_is_connected_reaches_sockets_attached_in_either_order(
+    server: ThreadServer, people: Callable[[str], Person], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket joins its room after its handshake, once its session is looked up, so two sockets opened
+    one after the other may join in either order (on PostgreSQL the lookups run side by side). Whichever
+    joins first hears of the other through a presence frame; the other's snapshot already shows it."""
+    ann, bob = people("Ann"), people("Bob")
+    room = ann.create("classic", 2)
+    bob.post(f"/api/rooms/{room['id']}/join")
+    release_ann = threading.Event()
+    real_resolve = sessions.resolve
+
+    async def ann_waits(store: Any, signer: Any, token: str | None) -> Any:
+        while token == ann.token and not release_ann.is_set():
+            await asyncio.sleep(0.01)
+        return await real_resolve(store, signer, token)
+
+    monkeypatch.setattr(sessions, "resolve", ann_waits)
+    try:
+        ann.connect(room["id"])  # open, but her session is not looked up yet
+        bob.connect(room["id"])
+        first = bob.recv_until("snapshot")
+        assert [p["connected"] for p in first["room"]["players"]] == [False, True]
+    finally:
+        release_ann.set()
+    second = ann.recv_until("snapshot")
+    assert [p["connected"] for p in second["room"]["players"]] == [True, True]
+    assert bob.recv_until("presence", seat=0)["connected"] is True
 
 
 def test_clocks_time_out_absent_players(start_server: Callable[..., ThreadServer]) -> None:

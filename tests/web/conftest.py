@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rigged_engine import RiggedEngine
 
 from live_server import ThreadServer, quick_settings
+from rigged_engine import RiggedEngine
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rigged_engine import RiggedEngine
 from webkit import page_for, sign_in, wait_until
 
 from live_server import ThreadServer, quick_settings
 from opolyx.storage.testing import BACKENDS, PG_SKIP_MESSAGE, TestDatabase, fresh_database, pg_url
+from rigged_engine import RiggedEngine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from accounts_kit import MailSink, smtp_sink

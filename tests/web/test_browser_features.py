@@ -1,6 +1,6 @@
 """The client's rarer features, each played through its buttons in Chromium against a real server.
 
-Every game here is scripted: the server runs the real engine wrapped by tests/web/rigged_engine.py with fixed
+Every game here is scripted: the server runs the real engine wrapped by tests/rigged_engine.py with fixed
 dice, a fixed deck, a fixed first player (the person, seat 0) and seat tweaks, so each scene (the jackpot,
 jail, Speed's dice, Halal's Murabaha, Fortuna's gods...) comes up at once. Bots play instantly. Screenshots
 go to artifacts/screenshots/ (names starting with "f").

@@ -1,5 +1,6 @@
-"""A rigged rules engine for browser tests: the real opolyx engine with fixed dice, a fixed deck, a fixed
-first player, rule overrides and per-seat tweaks (e.g. ``{0: {"vip": True}}``).
+"""A rigged rules engine for tests: the real opolyx engine with fixed dice, a fixed deck, a fixed first
+player, rule overrides and per-seat tweaks (e.g. ``{0: {"vip": True}}``). Shared by the server suite and
+the browser suite, which hand it to ``ThreadServer`` (tests/live_server.py) as the server's engine.
 
 The server only calls ``new_game`` and ``replay`` (``opolyx.server.engine_api.EngineApi``); both go through
 the same option set and the same seat tweaks, so a game the server rebuilds from its stored actions (a
