@@ -40,8 +40,9 @@ class SeatMemory:
     #: (partner, give squares, take squares) → (round proposed, cash the partner would have received)
     proposals: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int]] = field(default_factory=dict)
     auction_limit: dict[int, int] = field(default_factory=dict)  # auction id → highest bid worth making
-    #: What the last trade scan that found nothing was made on (the tables' serial, ten-round window, cash band): while
-    #: those stand, scanning again would find nothing again, so a turn costs microseconds, not a scan.
+    #: What the last trade scan that found nothing was made on (the tables' serial, ten-round window, cash
+    #: band): while those stand, scanning again would find nothing again, so a turn costs microseconds, not a
+    #: scan.
     idle_scan: tuple[int, int, int] | None = None
     #: street → round the hard bot's look-ahead last weighed a priced offer for it (see HardBot.on_turn)
     repriced: dict[int, int] = field(default_factory=dict)

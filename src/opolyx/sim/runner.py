@@ -66,12 +66,12 @@ YOUNG_THRESHOLD = 10_000
 def quiet_collector() -> bool:
     """Set the garbage collector up for a run of bot games (in the simulating process or a worker).
 
-    What is loaded by then (modules, rule tables, the boards' bot tables) lives as long as the process, so
-    it is frozen out of every collection; young collections come every 10,000 allocations instead of 700,
-    by which time most of a game's short-lived objects are freed by their reference counts and are never
-    scanned. The few cycles a finished game leaves are still collected. 4 % of a simulated player-turn's
-    instructions. Returns whether it froze anything: a process that froze objects itself (the server does at
-    start) keeps them frozen and in its own charge.
+    What is loaded by then (modules, the mode's rule tables) lives as long as the process, so it is frozen
+    out of every collection; young collections come every 10,000 allocations instead of 700, by which time
+    most of a game's short-lived objects are freed by their reference counts and are never scanned. The few
+    cycles a finished game leaves are still collected. About 7 % of ``opolyx simulate``'s time over 2,000
+    compiled games. Returns whether it froze anything: a process that froze objects itself (the server does
+    at start) keeps them frozen and in its own charge.
     """
     gc.set_threshold(YOUNG_THRESHOLD, 10, 100)
     if gc.get_freeze_count():
