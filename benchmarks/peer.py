@@ -22,7 +22,6 @@ play through the public API (``legal_actions`` + ``apply``) and through the fast
 from __future__ import annotations
 
 import argparse
-import gc
 import random
 import sys
 import tempfile
@@ -34,21 +33,15 @@ from typing import Any
 import opolyx
 from opolyx.engine import codes
 from opolyx.engine.build import build_name
-from opolyx.sim.runner import SimConfig, iter_records, quiet_collector
+from opolyx.sim.runner import SimConfig, iter_records, quiet_collection
 
 
 def collector_as_simulate(run: Callable[[], int]) -> Callable[[], int]:
     """``run`` with the garbage collector set up as ``opolyx simulate`` sets it, then put back."""
 
     def wrapped() -> int:
-        saved = gc.get_threshold()
-        froze = quiet_collector()
-        try:
+        with quiet_collection():
             return run()
-        finally:
-            if froze:
-                gc.unfreeze()
-            gc.set_threshold(*saved)
 
     return wrapped
 

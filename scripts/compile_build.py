@@ -14,7 +14,8 @@ With gcc the build is profile-guided: the C is compiled once with counters, a tr
 every mode through the simulator, random legal play through the public API and the coded fast path) runs on
 it, and the C is compiled again with what the counters saw, so gcc lays out the hot paths for the branches
 actually taken. The second compile and the training take about a minute more (two minutes in all on a
-2-core machine), and save about 5 % of a simulated player-turn; a build that cannot be trained (or another compiler) is compiled once, as with ``--no-pgo``.
+2-core machine), and save about 5 % of a simulated player-turn; a build that cannot be trained (or another
+compiler) is compiled once, as with ``--no-pgo``.
 
 Edit an engine or bot module after building and the stale compiled one still wins: build again or clean.
 """
@@ -141,12 +142,10 @@ def build(src: Path, *, pgo: bool = True) -> int:
     if pgo and is_gcc():
         # The counters' files are named after each object file's path, the same in the second compile.
         first = mypyc(src, f"-fprofile-generate -fprofile-update=single -fprofile-dir={profile}")
-        if first.returncode == 0 and train(src):
-            clean(src)
-            guided = True
-        else:
+        guided = first.returncode == 0 and train(src)
+        if not guided:
             print("the profiling build could not be trained: compiling once, without a profile", file=sys.stderr)
-            clean(src)
+        clean(src)
     flags = f"-fprofile-use -fprofile-correction -Wno-missing-profile -fprofile-dir={profile}" if guided else ""
     result = mypyc(src, flags)
     shutil.rmtree(src / "build", ignore_errors=True)

@@ -269,8 +269,6 @@ def standing(game: Game, info: BoardInfo, seat: int) -> float:
 def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, every_street: bool) -> float:
     # The seat's companies first (a comprehension), then the sum over them alone, in board order: the
     # terms and their order are those of a walk over every company, so the float comes out the same.
-    # ``o is not None and o == seat``, not ``own[i] == seat``: compiled, the narrowed test compares two C ints
-    # where the plain one boxes the seat and makes a generic Python comparison, per company.
     owned = [i for i in info.companies if (o := own[i]) is not None and o == seat]
     total = 0.0
     if not owned:

@@ -554,21 +554,14 @@ class NormalBot(BaseBot):
             n = len(members)
             if n < 3:
                 continue  # of two streets, one held is one short, the completion offer's case
-            mine = 0
-            for j in members:
-                if (who := owner[j]) is not None and who == seat:
-                    mine += 1
+            mine = count_held(owner, members, seat)
             if mine == 0 or mine >= n - 1:
                 continue  # none held, done, or one short (the completion offer's case)
             for j in members:
                 o = owner[j]
                 if o is None or o == seat or allies(game, o, seat) or players[o].out:
                     continue
-                held = 0
-                for x in members:
-                    if (who := owner[x]) is not None and who == o:
-                        held += 1
-                if held > 1:
+                if count_held(owner, members, o) > 1:
                     continue  # a rival building the same group will not sell
                 targets.append((-info.hot[j] - mine, j, o))
         targets.sort()

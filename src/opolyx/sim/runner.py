@@ -81,6 +81,19 @@ def quiet_collector() -> bool:
     return True
 
 
+@contextmanager
+def quiet_collection() -> Iterator[None]:
+    """:func:`quiet_collector` for the block, then the collector as it was (thawing only what it froze)."""
+    saved = gc.get_threshold()
+    froze = quiet_collector()
+    try:
+        yield
+    finally:
+        if froze:
+            gc.unfreeze()
+        gc.set_threshold(*saved)
+
+
 def _run_task(task: tuple[SimConfig, int]) -> Record:
     return run_one(*task)
 
@@ -89,16 +102,10 @@ def iter_records(config: SimConfig, workers: int = 1) -> Iterator[Record]:
     """Records in game-index order; ``workers`` > 1 plays them in a process pool."""
     tasks = [(config, i) for i in range(config.games)]
     if workers <= 1 or config.games <= 1:
-        saved = gc.get_threshold()
-        load_board(load_rules(config.mode).board)
-        froze = quiet_collector()
-        try:
+        load_board(load_rules(config.mode).board)  # loaded before the freeze, so frozen with the rest
+        with quiet_collection():
             for task in tasks:
                 yield _run_task(task)
-        finally:
-            if froze:
-                gc.unfreeze()
-            gc.set_threshold(*saved)
         return
     ctx = multiprocessing.get_context("spawn")
     chunk = max(1, min(16, config.games // (workers * 8)))
