@@ -495,20 +495,28 @@ class Derived:
         """Move these tables on to ``game``'s holdings, given the companies whose owner, level or mortgage
         differ: the same tables a fresh build makes. Only the colour groups (or kinds) those companies belong
         to are priced again, and only the seats they involve summed again. The lists of holdings are replaced,
-        never changed, and every other list is changed in place (the constructor hands this copies)."""
+        never changed, and every other list is changed in place (the constructor hands this copies).
+
+        Sets of units and seats are bit masks and sums are read, changed and written back as plain ints:
+        compiled, both are C integer operations, where sets and ``total[o] -= r`` are generic Python calls."""
         info = self.info
         old_owner, old_mortgaged = self.owner, self.mortgaged
         owner = self.owner = list(game.owner)
         level = self.level = list(game.level)
         mortgaged = self.mortgaged = list(game.mortgaged)
         rent, shapes, top_by, total_by = self.rent, self.shapes, self.top_by, self.total_by
-        old_top, old_total = list(top_by), list(total_by)
         groups = info.street_groups
-        units = {info.unit_of[j] for j in changed}
-        reshaped: set[int] = set()
-        rescan: set[int] = set()
-        for u in units:
-            if u < len(groups):
+        streets = len(groups)
+        unit_of = info.unit_of
+        units = 0
+        for j in changed:
+            units |= 1 << unit_of[j]
+        reshaped = rescan = 0  # seats, one bit each
+        sums_moved = False
+        for u in range(streets + 2):
+            if not units >> u & 1:
+                continue
+            if u < streets:
                 members, _get, rows = groups[u]
                 before = [rent[j] for j in members]
                 shape = _street_rents(game, members, rows, owner, level, mortgaged, rent)
@@ -517,11 +525,11 @@ class Derived:
                     shapes[u] = shape
                     for whole, shorts in (old_shape, shape):
                         if whole is not None:
-                            reshaped.add(whole)
+                            reshaped |= 1 << whole
                         for short, _near in shorts:
-                            reshaped.add(short)
+                            reshaped |= 1 << short
                 squares = members
-            elif u == len(groups):
+            elif u == streets:
                 squares = info.dealerships
                 before = [rent[j] for j in squares]
                 _kind_rents(squares, owner, info.dealership_rents, 1, mortgaged, rent)
@@ -530,21 +538,34 @@ class Derived:
                 before = [rent[j] for j in squares]
                 _kind_rents(squares, owner, info.utility_multipliers, 7, mortgaged, rent)
             for x in range(len(squares)):  # an index, not ``zip``: compiled, a native loop
-                j, was_rent = squares[x], before[x]
-                was, o, r = old_owner[j], owner[j], rent[j]
+                j = squares[x]
+                was_rent, r = before[x], rent[j]
+                was, o = old_owner[j], owner[j]
+                if was is not None and o is not None and was == o and was_rent == r:
+                    continue
                 if was is not None and was_rent:
-                    total_by[was] -= was_rent
-                    if was_rent == old_top[was] and (o != was or r < was_rent):
-                        rescan.add(was)
+                    w: int = was
+                    total_by[w] = total_by[w] - was_rent
+                    sums_moved = True
+                    if was_rent == top_by[w] and (o is None or o != w or r < was_rent):
+                        rescan |= 1 << w
                 if o is not None and r:
-                    total_by[o] += r
-                    if r > top_by[o]:
-                        top_by[o] = r
+                    s: int = o
+                    total_by[s] = total_by[s] + r
+                    sums_moved = True
+                    if r > top_by[s]:
+                        top_by[s] = r
         companies = info.companies
-        for o in rescan:
-            top_by[o] = max([rent[j] for j in companies if (who := owner[j]) is not None and who == o], default=0)
+        if rescan:
+            for seat in range(len(top_by)):
+                if rescan >> seat & 1:
+                    top = 0
+                    for j in companies:
+                        if (who := owner[j]) is not None and who == seat and rent[j] > top:
+                            top = rent[j]
+                    top_by[seat] = top
         unowned = self.unowned
-        mortgages: set[int] = set()
+        mortgages = 0  # seats whose mortgaged companies changed, one bit each
         for j in changed:  # each company once (see ``derived``)
             was, o = old_owner[j], owner[j]
             if was is None:
@@ -553,16 +574,19 @@ class Derived:
                 unowned += 1
             if old_mortgaged[j] or mortgaged[j]:
                 if was is not None:
-                    mortgages.add(was)
+                    mortgages |= 1 << was
                 if o is not None:
-                    mortgages.add(o)
+                    mortgages |= 1 << o
         self.unowned = unowned
-        mortgaged_by = self.mortgaged_by
-        for o in mortgages:
-            mortgaged_by[o] = [j for j in companies if (who := owner[j]) is not None and who == o and mortgaged[j]]
+        if mortgages:
+            mortgaged_by = self.mortgaged_by
+            for seat in range(len(mortgaged_by)):
+                if mortgages >> seat & 1:
+                    mortgaged_by[seat] = [j for j in companies
+                                          if (who := owner[j]) is not None and who == seat and mortgaged[j]]
         if reshaped:
-            self._shape_lists(reshaped)
-        if top_by != old_top or total_by != old_total:
+            self._shape_lists([seat for seat in range(len(top_by)) if reshaped >> seat & 1])
+        if sums_moved:
             self._threats(game)
 
     def _shape_lists(self, seats: Iterable[int]) -> None:
@@ -632,15 +656,20 @@ class Derived:
         other squares. A purchase or a build then costs the judgements of the seats it involves, not every
         seat's."""
         owner = self.owner
-        seats: set[int | None] = {old_owner[j] for j in changed} | {owner[j] for j in changed}
-        self.holding = [None if s in seats else v for s, v in enumerate(holding)]
+        seats = touched = 0  # the seats involved and the changed companies, one bit each
+        for j in changed:
+            touched |= 1 << j
+            if (was := old_owner[j]) is not None:
+                seats |= 1 << was
+            if (now := owner[j]) is not None:
+                seats |= 1 << now
+        self.holding = [None if seats >> s & 1 else holding[s] for s in range(len(holding))]
         memo: dict[tuple[object, ...], object] = {}
-        if old_memo:
-            touched = set(changed)
-            for k, v in old_memo.items():
-                if (k[1] not in seats and k[2] not in seats and touched.isdisjoint(cast("tuple[int, ...]", k[3]))
-                        and touched.isdisjoint(cast("tuple[int, ...]", k[4]))):
-                    memo[k] = v
+        for k, v in old_memo.items():
+            if (not seats >> cast("int", k[1]) & 1 and not seats >> cast("int", k[2]) & 1
+                    and not _touches(cast("tuple[int, ...]", k[3]), touched)
+                    and not _touches(cast("tuple[int, ...]", k[4]), touched)):
+                memo[k] = v
         self.memo = memo
 
     def holding_value(self, game: Game, seat: int) -> float:
@@ -657,6 +686,11 @@ class Derived:
 
             v = self.values[square] = game.trade_value(Offer(0, (square,)))
         return v
+
+
+def _touches(squares: tuple[int, ...], mask: int) -> bool:
+    """Whether any of ``squares`` is in ``mask`` (one bit per square)."""
+    return any(mask >> j & 1 for j in squares)
 
 
 #: ``Final`` names are C statics in the compiled build, not module dict lookups.
