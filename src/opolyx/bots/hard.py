@@ -25,7 +25,7 @@ only on seeds and not on machine load.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from opolyx.bots.base import Action, memory
 from opolyx.bots.heuristics import (
@@ -59,6 +59,8 @@ PRIOR = 300.0
 REPRICE_ROUNDS = 3
 #: A rollout stops after this many engine steps even short of its horizon (long auctions, pay steps).
 MAX_ROLLOUT_STEPS = 300
+#: What a rollout's copy reports (``Game.reported``): no event, so the engine builds none.
+_NO_EVENTS: Final[frozenset[str]] = frozenset()
 
 
 class _RolloutPolicy(NormalBot):
@@ -151,6 +153,7 @@ class HardBot(NormalBot):
             scores = []
             for action in options:
                 g = game.copy(reseed=rseed)
+                g.reported = _NO_EVENTS  # a rollout reads the position, never the events
                 g.apply(seat, action)
                 steps = 0
                 while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:

@@ -85,16 +85,18 @@ def play_game(
     seat_info: Sequence[dict[str, Any]] | None = None,
     rules: dict[str, Any] | None = None,
     on_events: Callable[[Game, list[Event]], None] | None = None,
+    event_types: frozenset[str] | None = None,
     check: bool = False,
     deterministic: bool = True,
 ) -> Game:
     """Play one whole game of bots and return it (``game.result`` holds the outcome).
 
     Each seat's bot is seeded from ``seed`` and the seat, so a game is a function of its arguments.
-    ``on_events(game, events)`` sees the start events, then the events of every action. ``check`` verifies each
-    action against ``legal_actions`` first (slow; for tests). ``rules`` overrides mode parameters (e.g. a
-    short ``round_limit``). ``deterministic`` makes the hard bot
-    count its look-ahead in engine steps instead of milliseconds.
+    ``on_events(game, events)`` sees the start events, then the events of every action; with ``event_types``
+    only events of those types are built and reported (``Game.reported``), which saves the engine the rest.
+    ``check`` verifies each action against ``legal_actions`` first (slow; for tests). ``rules`` overrides mode
+    parameters (e.g. a short ``round_limit``). ``deterministic`` makes the hard bot count its look-ahead in
+    engine steps instead of milliseconds.
     """
     from opolyx.bots import make_bot
 
@@ -108,7 +110,8 @@ def play_game(
     ]
     game = new_game(mode, seats, seed, seat_info=info, rules=rules)
     if on_events is not None:
-        on_events(game, game.start_events)
+        on_events(game, [e for e in game.start_events if event_types is None or e["type"] in event_types])
+    game.reported = event_types
     steps = 0
     while game.result is None:
         seat = next_seat(game)

@@ -25,8 +25,9 @@ def start_auction(game: GameState, decliner: int, square: int) -> None:
     order = [s for s in [*turns.seat_order_from(game, decliner)[1:], decliner] if not game.players[s].out]
     game.auction = Auction(square=square, order=order, passed=set(), id=game._new_id())
     game.phase = "auction"
-    game._emit("auction_started", square=square, order=list(order),
-               minimum=game.board.squares[square].price)
+    if game.reports("auction_started"):
+        game._emit("auction_started", square=square, order=list(order),
+                   minimum=game.board.squares[square].price)
     auction_continue(game, advance=False)
 
 
@@ -102,7 +103,8 @@ def on_buy(game: GameState, seat: int | None, action: Action) -> None:
     paying.pay_bank(game, seat, price)
     game.owner[i] = seat
     game.offer_square = None
-    game._emit("company_bought", seat=seat, square=i, price=price)
+    if game.reports("company_bought"):
+        game._emit("company_bought", seat=seat, square=i, price=price)
     game.phase = "resolving"
     turns.advance(game)
 
@@ -112,7 +114,8 @@ def decline(game: GameState, seat: int, *, auto: bool = False) -> None:
     i = game.offer_square
     assert i is not None
     game.offer_square = None
-    game._emit("purchase_declined", seat=seat, square=i, auto=auto)
+    if game.reports("purchase_declined"):
+        game._emit("purchase_declined", seat=seat, square=i, auto=auto)
     start_auction(game, seat, i)
 
 
@@ -133,7 +136,8 @@ def on_bid(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("insufficient_cash", "not enough cash for the minimum bid")
     a.bid = minimum
     a.leader = seat
-    game._emit("auction_bid", seat=seat, square=a.square, amount=minimum)
+    if game.reports("auction_bid"):
+        game._emit("auction_bid", seat=seat, square=a.square, amount=minimum)
     auction_continue(game)
 
 
@@ -142,7 +146,8 @@ def on_pass(game: GameState, seat: int | None, action: Action) -> None:
     a = game.auction
     assert a is not None
     a.passed.add(seat)
-    game._emit("auction_passed", seat=seat, auto=False, reason="pass")
+    if game.reports("auction_passed"):
+        game._emit("auction_passed", seat=seat, auto=False, reason="pass")
     auction_continue(game)
 
 

@@ -79,7 +79,8 @@ def on_build(game: GameState, seat: int | None, action: Action) -> None:
     paying.pay_bank(game, seat, cost)
     game.level[i] += 1
     game.built.add(i)
-    game._emit("built", seat=seat, square=i, level=game.level[i], cost=cost)
+    if game.reports("built"):
+        game._emit("built", seat=seat, square=i, level=game.level[i], cost=cost)
 
 
 def sell(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
@@ -88,7 +89,8 @@ def sell(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
     game.level[i] -= 1
     game.players[seat].cash += refund
     game.bank_paid += refund
-    game._emit("sold", seat=seat, square=i, level=game.level[i], refund=refund, auto=auto)
+    if game.reports("sold"):
+        game._emit("sold", seat=seat, square=i, level=game.level[i], refund=refund, auto=auto)
 
 
 def on_sell(game: GameState, seat: int | None, action: Action) -> None:

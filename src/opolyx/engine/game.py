@@ -178,6 +178,7 @@ class Game(GameState):
         self.actions: list[list[Any]] = []
         self.setup: dict[str, Any] = {}
         self._ev: list[Event] = []
+        self.reported = None
         self._emit("game_started", mode=rules.mode, seats=seats, order=list(self.order), first=first)
         turns.start_turn(self, first)
         turns.advance(self)

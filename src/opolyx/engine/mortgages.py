@@ -45,8 +45,9 @@ def mortgage(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
         game.mortgage_left[i] = game.rules.mortgage_expiry_rounds
     game.players[seat].cash += value
     game.bank_paid += value
-    game._emit("mortgaged", seat=seat, square=i, value=value, auto=auto,
-               rounds_left=game.mortgage_left.get(i))
+    if game.reports("mortgaged"):
+        game._emit("mortgaged", seat=seat, square=i, value=value, auto=auto,
+                   rounds_left=game.mortgage_left.get(i))
 
 
 def tick(game: GameState, seat: int) -> None:

@@ -22,10 +22,11 @@ def bank_pays(game: GameState, seat: int, amount: int, reason: str, card: str | 
         return
     game.players[seat].cash += amount
     game.bank_paid += amount
-    paid: Event = {"seat": seat, "amount": amount, "reason": reason}
-    if card is not None:
-        paid["card"] = card
-    game._emit_data("cash_received", paid)
+    if game.reports("cash_received"):
+        paid: Event = {"seat": seat, "amount": amount, "reason": reason}
+        if card is not None:
+            paid["card"] = card
+        game._emit_data("cash_received", paid)
 
 
 def pay_bank(game: GameState, seat: int, amount: int) -> None:

@@ -174,7 +174,8 @@ def on_propose_trade(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("unfair_trade", "the smaller side must be worth at least half the larger")
     t = Trade(game._new_id(), seat, to, give, take)
     game.trades[t.id] = t
-    game._emit_data("trade_proposed", t.to_public(game.rules.trade_seconds))
+    if game.reports("trade_proposed"):
+        game._emit_data("trade_proposed", t.to_public(game.rules.trade_seconds))
 
 
 def trade_arg(game: GameState, action: Action) -> Trade:
@@ -206,7 +207,8 @@ def on_decline_trade(game: GameState, seat: int | None, action: Action) -> None:
     if seat != t.recipient:
         raise IllegalAction("not_recipient", "only the recipient can decline")
     del game.trades[t.id]
-    game._emit("trade_declined", trade=t.id, seat=seat)
+    if game.reports("trade_declined"):
+        game._emit("trade_declined", trade=t.id, seat=seat)
 
 
 def on_cancel_trade(game: GameState, seat: int | None, action: Action) -> None:

@@ -100,7 +100,8 @@ def advance(game: GameState) -> None:
             if game.phase != "pay":
                 game.phase_before_pay = game.phase
                 game.phase = "pay"
-                game._emit_data("pay_step_started", debt.to_public())
+                if game.reports("pay_step_started"):
+                    game._emit_data("pay_step_started", debt.to_public())
             if game.autoplay and debt.debtor == game.turn:
                 paying.auto_settle(game, debt)
                 continue
@@ -128,7 +129,8 @@ def advance(game: GameState) -> None:
         if game.roll_again and not p.in_jail:
             game.roll_again = False
             game.phase = "turn"
-            game._emit("roll_again", seat=game.turn)
+            if game.reports("roll_again"):
+                game._emit("roll_again", seat=game.turn)
             continue
         end_turn(game)
 
@@ -144,7 +146,8 @@ def roll_and_move(game: GameState, seat: int) -> None:
     # Only faces 1–3 are numbers: compiled, ``face in (1, 2, 3)`` would be three generic comparisons.
     triple = isinstance(face, int) and d1 == d2 == face
     doubles = d1 == d2 and not triple
-    game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=doubles, triple=triple, third=face)
+    if game.reports("dice_rolled"):
+        game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=doubles, triple=triple, third=face)
     game.phase = "resolving"
     game.roll_again = False
     if d1 + d2 == 8:
@@ -213,7 +216,8 @@ def resolve(game: GameState, seat: int) -> None:
         if owner is None:
             game.offer_square = i
             game.phase = "buy"
-            game._emit("purchase_offered", seat=seat, square=i, price=sq.price)
+            if game.reports("purchase_offered"):
+                game._emit("purchase_offered", seat=seat, square=i, price=sq.price)
         elif owner == seat:
             return
         elif teams.allies(game, owner, seat):
@@ -222,12 +226,14 @@ def resolve(game: GameState, seat: int) -> None:
             game._emit("rent_waived", seat=seat, owner=owner, square=i, reason="mortgaged")
         else:
             amount, tax = rent_due(game, i, seat)
-            # The owner's collectible card bonus, shown only where one applies (SPEC.md 19).
-            bonus = card_bonus_percent(game.players[owner].cards, i)
-            due: Event = {"seat": seat, "owner": owner, "square": i, "amount": amount, "tax": tax}
-            if bonus:
-                due["card_bonus"] = bonus
-            game._emit_data("rent_due", due)
+            if game.reports("rent_due"):
+                # The owner's collectible card bonus (already in ``amount``), shown only where one applies
+                # (SPEC.md 19).
+                bonus = card_bonus_percent(game.players[owner].cards, i)
+                due: Event = {"seat": seat, "owner": owner, "square": i, "amount": amount, "tax": tax}
+                if bonus:
+                    due["card_bonus"] = bonus
+                game._emit_data("rent_due", due)
             paying.add_debt(game, seat, [Creditor(owner, amount, tax)], "rent", i)
     elif kind == "tax":
         paying.add_debt(game, seat, [Creditor(None, sq.tax)], "tax", i)

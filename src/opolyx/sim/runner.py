@@ -19,7 +19,7 @@ from typing import Any
 from opolyx.bots import derive_seed, play_game
 from opolyx.engine.build import build_name
 from opolyx.rules import load_board, load_rules
-from opolyx.sim.stats import GameCollector, Record, aggregate, game_record
+from opolyx.sim.stats import COUNTED, GameCollector, Record, aggregate, game_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,8 @@ def run_one(config: SimConfig, index: int) -> Record:
         for k, s in enumerate(strengths)
     ]
     info = [{"name": f"{s} {k + 1}", "bot": True, "vip": config.vip} for k, s in enumerate(strengths)]
-    game = play_game(config.mode, config.seats, seed, strengths, bots=bots, seat_info=info, on_events=collector)
+    game = play_game(config.mode, config.seats, seed, strengths, bots=bots, seat_info=info, on_events=collector,
+                     event_types=COUNTED)
     return game_record(game, collector, index, seed, strengths)
 
 

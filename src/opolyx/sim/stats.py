@@ -35,8 +35,9 @@ def square_group(board: Board, square: int) -> str:
     return sq.group if sq.group is not None else sq.kind
 
 
-#: The event types a collector counts; every other event is passed over with one set lookup.
-_COUNTED = frozenset({"moved", "teleported", "turn_started", "jailed", "debt_paid", "game_started",
+#: The event types a collector counts: the simulator has the engine build these alone (``play_game``'s
+#: ``event_types``), and a collector given every event passes over the others with one set lookup.
+COUNTED = frozenset({"moved", "teleported", "turn_started", "jailed", "debt_paid", "game_started",
                       "round_started"})
 
 
@@ -56,7 +57,7 @@ class GameCollector:
 
     def __call__(self, game: Game, events: list[Event]) -> None:
         self.actions += 1
-        counted = _COUNTED
+        counted = COUNTED
         for e in events:
             kind = e["type"]
             if kind not in counted:
