@@ -47,14 +47,18 @@ def child(games: int, replays: int, simulated: int) -> None:
                 game.apply(seat, action)
 
 
-def instructions(games: int, replays: int, simulated: int = 0) -> int:
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
-           "--child", str(games), str(replays), str(simulated)]
+def counted(args: list[str]) -> int:
+    """Instructions a Python run of ``args`` (a script and its arguments) executes, counted by callgrind."""
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, *args]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
     found = re.search(r"Collected : (\d+)", out)
     if found is None:
         raise RuntimeError(f"no instruction count in valgrind's output:\n{out[-2000:]}")
     return int(found.group(1))
+
+
+def instructions(games: int, replays: int, simulated: int = 0) -> int:
+    return counted([__file__, "--child", str(games), str(replays), str(simulated)])
 
 
 def main() -> None:

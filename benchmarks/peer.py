@@ -13,7 +13,12 @@ The simulator sets the garbage collector up for its games (``quiet_collector``: 
 of collections, young collections every 10,000 allocations); the peer is timed as it ships and, for a
 like-for-like ratio, once more with the same collector setup.
 
-Prints µs per player-turn for both (CPU time, best of ``--repeat``), the ratio, and opolyx's random legal
+With ``--instructions`` it counts instead (valgrind's callgrind, ``instructions.py``): instructions per
+player-turn on each side, the imports left out, and their ratio, which other load on a shared machine does
+not move.
+
+Prints µs per player-turn for both (CPU time, best of ``--repeat`` rounds, each round running the peer as it
+ships, the peer with the collector setup and opolyx in turn), the ratio, and opolyx's random legal
 play through the public API (``legal_actions`` + ``apply``) and through the fast path
 (``legal_codes`` + ``apply_code``) in actions per second. Whether opolyx runs compiled is printed too
 (``scripts/compile`` builds it, ``scripts/compile --clean`` removes it).
@@ -26,7 +31,8 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,15 +54,26 @@ def collector_as_simulate(run: Callable[[], int]) -> Callable[[], int]:
 
 def best_of(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
     """The lowest CPU time of ``repeat`` runs (a shared machine only ever slows one down), and the count."""
-    times, count = [], 0
+    return interleaved(repeat, {"run": run})["run"]
+
+
+def interleaved(repeat: int, runs: dict[str, Callable[[], int]]) -> dict[str, tuple[float, int]]:
+    """Each run's lowest CPU time over ``repeat`` rounds, and its count. Each round runs every one once, in
+    turn, so that a slow spell of a shared machine falls on all of them rather than on one."""
+    best = {name: float("inf") for name in runs}
+    counts = dict.fromkeys(runs, 0)
     for _ in range(repeat):
-        start = time.process_time()
-        count = run()
-        times.append(time.process_time() - start)
-    return min(times), count
+        for name, run in runs.items():
+            start = time.process_time()
+            counts[name] = run()
+            best[name] = min(best[name], time.process_time() - start)
+    return {name: (best[name], counts[name]) for name in runs}
 
 
-def peer_turns(path: Path, games: int, repeat: int, *, quiet: bool = False) -> tuple[float, int]:
+@contextmanager
+def peer_games(path: Path, games: int) -> Iterator[Callable[[], int]]:
+    """A function playing ``games`` of the peer's games and returning their player-turns; its move counter
+    is taken out again afterwards."""
     sys.path.insert(0, str(path))
     from monopoly.core import game as peer_game  # type: ignore[import-not-found]
     from monopoly.core.player import Player  # type: ignore[import-not-found]
@@ -83,12 +100,13 @@ def peer_turns(path: Path, games: int, repeat: int, *, quiet: bool = False) -> t
         return moves
 
     try:
-        return best_of(repeat, collector_as_simulate(run) if quiet else run)
+        yield run
     finally:
         Player.make_a_move = make_a_move
+        sys.path.remove(str(path))
 
 
-def opolyx_turns(games: int, repeat: int) -> tuple[float, int]:
+def opolyx_games(games: int) -> Callable[[], int]:
     """``opolyx simulate --mode classic --seats 4 --bots normal --games N --workers 1`` without the summary:
     the simulator's own game loop (``iter_records``: seeds, bots, its per-event counters, its collector
     setup), counting player-turns as it does."""
@@ -97,7 +115,7 @@ def opolyx_turns(games: int, repeat: int) -> tuple[float, int]:
     def run() -> int:
         return sum(record["turns"] for record in iter_records(config))
 
-    return best_of(repeat, run)
+    return run
 
 
 def random_play(games: int, repeat: int, fast: bool) -> tuple[float, int]:
@@ -125,17 +143,52 @@ def random_play(games: int, repeat: int, fast: bool) -> tuple[float, int]:
     return best_of(repeat, run)
 
 
+def count_instructions(peer: Path, games: int) -> None:
+    """Instructions per player-turn of both sides' games, and their ratio (see the module's docstring)."""
+    from instructions import counted  # beside this script, which Python puts on the path
+
+    with peer_games(peer, games) as run_peer:
+        peer_n = run_peer()
+    ours_n = opolyx_games(games)()
+    per_turn = {}
+    for side, turns in (("peer", peer_n), ("opolyx", ours_n)):
+        base, run = (counted([__file__, "--peer", str(peer), "--count-child", side, str(n)]) for n in (0, games))
+        per_turn[side] = (run - base) / turns
+    print(f"opolyx build: {build_name()}; instructions per player-turn (callgrind), imports left out")
+    print(f"peer    {games} games, 4 players: {per_turn['peer']:9,.0f}")
+    print(f"opolyx  {games} games, 4 normal bots, classic: {per_turn['opolyx']:9,.0f}")
+    print(f"ratio   opolyx / peer: {per_turn['opolyx'] / per_turn['peer']:.2f} (below 1: opolyx does less)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--peer", type=Path, required=True, help="a checkout of gamescomputersplay/monopoly")
     parser.add_argument("--games", type=int, default=200, help="whole games per side")
     parser.add_argument("--random-games", type=int, default=20, help="games of random legal play")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true", help="count instructions instead (valgrind)")
+    parser.add_argument("--count-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    peer = args.peer.resolve()
+    if args.count_child:
+        side, games = args.count_child[0], int(args.count_child[1])
+        if side == "peer":
+            with peer_games(peer, games) as run_peer:
+                run_peer()
+        else:
+            opolyx_games(games)()
+        return
+    if args.instructions:
+        count_instructions(peer, args.games)
+        return
+    with peer_games(peer, args.games) as run_peer:
+        timed = interleaved(args.repeat, {
+            "peer": run_peer,
+            "quiet": collector_as_simulate(run_peer),
+            "opolyx": opolyx_games(args.games),
+        })
+    (peer_s, peer_n), (quiet_s, _), (ours_s, ours_n) = timed["peer"], timed["quiet"], timed["opolyx"]
     print(f"opolyx build: {build_name()}; CPU time, best of {args.repeat}")
-    peer_s, peer_n = peer_turns(args.peer.resolve(), args.games, args.repeat)
-    quiet_s, _ = peer_turns(args.peer.resolve(), args.games, args.repeat, quiet=True)
-    ours_s, ours_n = opolyx_turns(args.games, args.repeat)
     peer_us, quiet_us, ours_us = peer_s / peer_n * 1e6, quiet_s / peer_n * 1e6, ours_s / ours_n * 1e6
     print(f"peer    {args.games} games, 4 players: {peer_n / args.games:7.1f} player-turns/game, "
           f"{peer_us:6.2f} µs per player-turn as it ships, {quiet_us:6.2f} with opolyx's collector setup")

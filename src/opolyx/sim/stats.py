@@ -36,7 +36,7 @@ def square_group(board: Board, square: int) -> str:
 
 
 #: The event types a collector counts: the simulator has the engine build these alone (``play_game``'s
-#: ``event_types``), and a collector given every event passes over the others with one set lookup.
+#: ``event_types``); a collector given every event passes over the others.
 COUNTED = frozenset({"moved", "teleported", "turn_started", "jailed", "debt_paid", "game_started",
                       "round_started"})
 
@@ -57,26 +57,37 @@ class GameCollector:
 
     def __call__(self, game: Game, events: list[Event]) -> None:
         self.actions += 1
-        counted = COUNTED
         for e in events:
-            kind = e["type"]
-            if kind not in counted:
-                continue
+            # A ``str``, so that compiled each test below is a native string comparison (the common types
+            # first); an event of another type falls through them all.
+            kind: str = e["type"]
             if kind == "moved" or kind == "teleported":
-                self.landings[e["to"]] += 1
+                to: int = e["to"]
+                landings = self.landings
+                landings[to] = landings[to] + 1  # compiled, ``+=`` on a list item is a generic Python call
             elif kind == "turn_started":
                 self.turns += 1
-            elif kind == "jailed":
-                self.landings[self.jail] += 1
             elif kind == "debt_paid":
-                if e["reason"] == "rent" and e["square"] is not None:
-                    g = self.groups[e["square"]]
-                    self.rent_paid[g] = self.rent_paid.get(g, 0) + e["amount"]
-                    got = sum(c["received"] for c in e["creditors"])
+                square: int | None = e["square"]
+                if square is not None and e["reason"] == "rent":
+                    g = self.groups[square]
+                    amount: int = e["amount"]
+                    self.rent_paid[g] = self.rent_paid.get(g, 0) + amount
+                    got = 0
+                    for c in e["creditors"]:
+                        received: int = c["received"]
+                        got += received
                     self.rent_received[g] = self.rent_received.get(g, 0) + got
-            else:  # game_started, round_started
+            elif kind == "round_started" or kind == "game_started":
                 # Cash at the start of each round: the money supply the salary and taxes balance.
-                self.money.append(sum(p.cash for p in game.players if not p.out))
+                cash = 0
+                for p in game.players:
+                    if not p.out:
+                        cash += p.cash
+                self.money.append(cash)
+            elif kind == "jailed":
+                landings = self.landings
+                landings[self.jail] = landings[self.jail] + 1
 
 
 def game_record(game: Game, collector: GameCollector, index: int, seed: int, strengths: Sequence[str]) -> Record:
