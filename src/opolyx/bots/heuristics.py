@@ -83,7 +83,15 @@ def _getter(squares: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]
     return itemgetter(*squares)
 
 
+#: The board asked about last and its info: asked once per decision, nearly always for the same board,
+#: which an identity test answers without hashing its name.
+_LAST_BOARD: Final[list[tuple[Board, BoardInfo]]] = []
+
+
 def board_info(board: Board) -> BoardInfo:
+    last = _LAST_BOARD
+    if last and last[0][0] is board:
+        return last[0][1]
     info = _BOARDS.get(board.name)
     if info is None:
         sq = board.squares
@@ -116,6 +124,7 @@ def board_info(board: Board) -> BoardInfo:
             factors=tuple(tuple(_GROUP_FACTOR.get((k, len(m)), 1.0) for k in range(len(m) + 1)) for m in members),
         )
         _BOARDS[board.name] = info
+    last[:] = [(board, info)]
     return info
 
 
@@ -708,15 +717,29 @@ def _owners_kept(info: BoardInfo, before: list[int | None], by_owner: TargetTabl
     """``by_owner``'s entries (targets found while ``before`` held) that a change of owners leaves standing: those
     of seats that held nothing, before or after, in the colour groups, dealerships or utilities whose owners
     changed. Such a seat's targets come from the groups and kinds it holds a part of alone, and who holds those
-    has not changed."""
-    groups, streets = info.street_groups, len(info.street_groups)
-    involved: set[int | None] = set()
-    for unit in {info.unit_of[j] for j in changed if owner[j] != before[j]}:
-        members = groups[unit][0] if unit < streets else info.dealerships if unit == streets else info.utilities
-        for x in members:
-            involved.add(before[x])
-            involved.add(owner[x])
-    return {key: targets for key, targets in by_owner.items() if key[0] not in involved}
+    has not changed. Units and seats are bit masks (compiled, C integer operations)."""
+    groups, streets, unit_of = info.street_groups, len(info.street_groups), info.unit_of
+    units = 0
+    for j in changed:
+        if not _same_owner(before[j], owner[j]):
+            units |= 1 << unit_of[j]
+    involved = 0
+    for unit in range(streets + 2):
+        if units >> unit & 1:
+            members = groups[unit][0] if unit < streets else info.dealerships if unit == streets else info.utilities
+            for x in members:
+                if (was := before[x]) is not None:
+                    involved |= 1 << was
+                if (now := owner[x]) is not None:
+                    involved |= 1 << now
+    return {key: targets for key, targets in by_owner.items() if not involved >> key[0] & 1}
+
+
+def _same_owner(a: int | None, b: int | None) -> bool:
+    """``a == b`` for two owners; compiled, two C integers compared instead of a generic comparison."""
+    if a is None or b is None:
+        return a is b
+    return a == b
 
 
 def derived(game: Game, info: BoardInfo) -> Derived:
@@ -752,7 +775,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     changed: list[int] = []
     if not same_owners:
         before_owner = d.owner
-        changed += [j for j in companies if owner[j] != before_owner[j]]
+        changed += [j for j in companies if not _same_owner(owner[j], before_owner[j])]
     if not same_mortgages:
         before_mortgaged = d.mortgaged
         changed += [j for j in companies if mortgaged[j] != before_mortgaged[j]]

@@ -249,7 +249,8 @@ class Game(GameState):
                 raise IllegalAction("system_only", "only the server's clock can time out")
             if self.players[seat].out:
                 raise IllegalAction("player_out", f"seat {seat} is out of the game")
-        self._ev = []
+        if self._ev:
+            self._ev = []  # what a refused action reported before its refusal is not the next one's
         handler(self, seat, action)
         if seat is not None:
             self.players[seat].missed_turns = 0
