@@ -392,6 +392,7 @@ class Derived:
     """
 
     __slots__ = (
+        "_threat",
         "by_owner",
         "complete",
         "game",
@@ -412,7 +413,6 @@ class Derived:
         "shapes",
         "short_one",
         "teams",
-        "threat",
         "top_by",
         "total_by",
         "unowned",
@@ -431,7 +431,7 @@ class Derived:
     complete: list[list[tuple[int, ...]]]
     short_one: list[list[tuple[int, ...]]]
     near: list[list[tuple[int, int]]]
-    threat: list[tuple[int, int]]
+    _threat: list[tuple[int, int]] | None
     reserve: list[int]
 
     def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None,
@@ -465,7 +465,7 @@ class Derived:
             self.top_by, self.total_by = list(base.top_by), list(base.total_by)
             self.unowned, self.mortgaged_by = base.unowned, list(base.mortgaged_by)
             self.complete, self.short_one, self.near = list(base.complete), list(base.short_one), list(base.near)
-            self.threat, self.reserve = base.threat, base.reserve
+            self._threat, self.reserve = base._threat, base.reserve
             self._advance(game, changed)
             return
         owner = self.owner = list(game.owner)
@@ -623,39 +623,36 @@ class Derived:
             self.near[seat] = near
 
     def _threats(self, game: Game) -> None:
-        """Threat profile and reserve per seat from the rents per owner (``top_by``, ``total_by``)."""
-        seats = game.seats
-        top_by, total_by = self.top_by, self.total_by
-        threat: list[tuple[int, int]] = []
+        """Reserve per seat from the rents per owner (``top_by``, ``total_by``); the threat profiles it comes
+        from are worked out again only when asked for (:attr:`threat`, read by a few rare decisions): compiled,
+        a profile is two C integers, while a list of them is a tuple and two Python ints per seat."""
         res: list[int] = []
-        if self.teams is None:
-            everyone = 0
-            for t in total_by:  # a loop, not ``sum``: compiled, native
-                everyone += t
-            first = second = 0  # the two highest entries of top_by (equal when two seats share the highest)
-            for t in top_by:
-                if t > first:
-                    first, second = t, first
-                elif t > second:
-                    second = t
-            for seat in range(seats):
-                top = first if top_by[seat] != first else second if seats > 1 else 0
-                total = everyone - total_by[seat]
-                threat.append((top, total))
-                res.append(min(600 + top // 2 + total // 20, 8000))
-        else:
-            for seat in range(seats):
-                top = total = 0
-                for o in range(seats):
-                    if o == seat or allies(game, o, seat):
-                        continue
-                    total += total_by[o]
-                    if top_by[o] > top:
-                        top = top_by[o]
-                threat.append((top, total))
-                res.append(min(600 + top // 2 + total // 20, 8000))
-        self.threat = threat
+        for seat in range(game.seats):
+            top, total = self._threat_of(seat)
+            res.append(min(600 + top // 2 + total // 20, 8000))
         self.reserve = res
+        self._threat = None
+
+    def _threat_of(self, seat: int) -> tuple[int, int]:
+        """The highest rent and the sum of rents ``seat`` may be charged: the rivals' ``top_by``, ``total_by``."""
+        top_by, total_by = self.top_by, self.total_by
+        teams = self.teams is not None
+        top = total = 0
+        for o in range(len(top_by)):
+            if o == seat or (teams and allies(self.game, o, seat)):
+                continue
+            total += total_by[o]
+            if top_by[o] > top:
+                top = top_by[o]
+        return top, total
+
+    @property
+    def threat(self) -> list[tuple[int, int]]:
+        """Threat profile per seat (see :func:`threat_profile`)."""
+        threat = self._threat
+        if threat is None:
+            threat = self._threat = [self._threat_of(seat) for seat in range(len(self.top_by))]
+        return threat
 
     def keep(self, old_owner: list[int | None], holding: list[float | None], old_memo: dict[tuple[object, ...], object],
              changed: list[int]) -> None:
@@ -699,7 +696,10 @@ class Derived:
 
 def _touches(squares: tuple[int, ...], mask: int) -> bool:
     """Whether any of ``squares`` is in ``mask`` (one bit per square)."""
-    return any(mask >> j & 1 for j in squares)
+    for j in squares:  # noqa: SIM110 - a plain loop: ``any`` over a generator costs more, compiled
+        if mask >> j & 1:
+            return True
+    return False
 
 
 #: ``Final`` names are C statics in the compiled build, not module dict lookups.
