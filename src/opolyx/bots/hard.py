@@ -52,13 +52,13 @@ if TYPE_CHECKING:
 #: Measured at 70–80 once the heuristics' tables were cached (it was 12 when a step cost ~80 µs).
 STEPS_PER_MS = 70.0
 DEFAULT_BUDGET_MS = 30.0
-HARD_LIMIT_MS = 50.0
+HARD_LIMIT_MS: Final = 50.0
 #: Money head start for the normal heuristic's own choice.
 PRIOR = 300.0
 #: Rounds before the look-ahead weighs a priced offer for the same street again.
-REPRICE_ROUNDS = 3
+REPRICE_ROUNDS: Final = 3
 #: A rollout stops after this many engine steps even short of its horizon (long auctions, pay steps).
-MAX_ROLLOUT_STEPS = 300
+MAX_ROLLOUT_STEPS: Final = 300
 #: What a rollout's copy reports (``Game.reported``): no event, so the engine builds none.
 _NO_EVENTS: Final[frozenset[str]] = frozenset()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -20,7 +20,7 @@ from opolyx.engine.setup import new_game
 Event = dict[str, Any]
 
 #: No game needs this many actions; more means a bot is looping and the loop stops with an error.
-MAX_ACTIONS = 400_000
+MAX_ACTIONS: Final = 400_000
 
 
 @mypyc_attr(native_class=False)

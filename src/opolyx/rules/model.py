@@ -6,10 +6,10 @@ import json
 from dataclasses import dataclass, field, fields
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 #: Collectible card rarities and their rent bonus in percent (SPEC.md section 19).
-CARD_BONUS_PERCENT: dict[str, int] = {
+CARD_BONUS_PERCENT: Final[dict[str, int]] = {
     "common": 3,
     "uncommon": 6,
     "rare": 10,
@@ -17,7 +17,7 @@ CARD_BONUS_PERCENT: dict[str, int] = {
     "legendary": 33,
 }
 
-COMPANY_KINDS = frozenset({"street", "dealership", "utility"})
+COMPANY_KINDS: Final = frozenset({"street", "dealership", "utility"})
 
 
 @dataclass(frozen=True, slots=True)
