@@ -627,9 +627,24 @@ class Derived:
         from are worked out again only when asked for (:attr:`threat`, read by a few rare decisions): compiled,
         a profile is two C integers, while a list of them is a tuple and two Python ints per seat."""
         res: list[int] = []
-        for seat in range(game.seats):
-            top, total = self._threat_of(seat)
-            res.append(min(600 + top // 2 + total // 20, 8000))
+        if self.teams is None:
+            top_by, total_by = self.top_by, self.total_by
+            everyone = 0
+            for t in total_by:  # a loop, not ``sum``: compiled, native
+                everyone += t
+            first = second = 0  # the two highest entries of top_by (equal when two seats share the highest)
+            for t in top_by:
+                if t > first:
+                    first, second = t, first
+                elif t > second:
+                    second = t
+            for seat in range(game.seats):
+                top = first if top_by[seat] != first else second
+                res.append(min(600 + top // 2 + (everyone - total_by[seat]) // 20, 8000))
+        else:
+            for seat in range(game.seats):
+                top, total = self._threat_of(seat)
+                res.append(min(600 + top // 2 + total // 20, 8000))
         self.reserve = res
         self._threat = None
 
@@ -721,7 +736,7 @@ def _owners_kept(info: BoardInfo, before: list[int | None], by_owner: TargetTabl
     groups, streets, unit_of = info.street_groups, len(info.street_groups), info.unit_of
     units = 0
     for j in changed:
-        if not _same_owner(before[j], owner[j]):
+        if (was := before[j]) is not (now := owner[j]) and was != now:
             units |= 1 << unit_of[j]
     involved = 0
     for unit in range(streets + 2):
@@ -733,13 +748,6 @@ def _owners_kept(info: BoardInfo, before: list[int | None], by_owner: TargetTabl
                 if (now := owner[x]) is not None:
                     involved |= 1 << now
     return {key: targets for key, targets in by_owner.items() if not involved >> key[0] & 1}
-
-
-def _same_owner(a: int | None, b: int | None) -> bool:
-    """``a == b`` for two owners; compiled, two C integers compared instead of a generic comparison."""
-    if a is None or b is None:
-        return a is b
-    return a == b
 
 
 def derived(game: Game, info: BoardInfo) -> Derived:
@@ -775,7 +783,8 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     changed: list[int] = []
     if not same_owners:
         before_owner = d.owner
-        changed += [j for j in companies if not _same_owner(owner[j], before_owner[j])]
+        # Identity first: compiled, a pointer comparison, and only owners that differ are compared as values.
+        changed += [j for j in companies if (now := owner[j]) is not (was := before_owner[j]) and now != was]
     if not same_mortgages:
         before_mortgaged = d.mortgaged
         changed += [j for j in companies if mortgaged[j] != before_mortgaged[j]]

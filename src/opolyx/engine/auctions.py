@@ -25,7 +25,7 @@ def start_auction(game: GameState, decliner: int, square: int) -> None:
     order = [s for s in [*turns.seat_order_from(game, decliner)[1:], decliner] if not game.players[s].out]
     game.auction = Auction(square=square, order=order, passed=set(), id=game._new_id())
     game.phase = "auction"
-    if game.reports("auction_started"):
+    if (reported := game.reported) is None or "auction_started" in reported:
         game._emit("auction_started", square=square, order=list(order),
                    minimum=game.board.squares[square].price)
     auction_continue(game, advance=False)
@@ -103,7 +103,7 @@ def on_buy(game: GameState, seat: int | None, action: Action) -> None:
     paying.pay_bank(game, seat, price)
     game.owner[i] = seat
     game.offer_square = None
-    if game.reports("company_bought"):
+    if (reported := game.reported) is None or "company_bought" in reported:
         game._emit("company_bought", seat=seat, square=i, price=price)
     game.phase = "resolving"
     turns.advance(game)
@@ -114,7 +114,7 @@ def decline(game: GameState, seat: int, *, auto: bool = False) -> None:
     i = game.offer_square
     assert i is not None
     game.offer_square = None
-    if game.reports("purchase_declined"):
+    if (reported := game.reported) is None or "purchase_declined" in reported:
         game._emit("purchase_declined", seat=seat, square=i, auto=auto)
     start_auction(game, seat, i)
 
@@ -136,7 +136,7 @@ def on_bid(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("insufficient_cash", "not enough cash for the minimum bid")
     a.bid = minimum
     a.leader = seat
-    if game.reports("auction_bid"):
+    if (reported := game.reported) is None or "auction_bid" in reported:
         game._emit("auction_bid", seat=seat, square=a.square, amount=minimum)
     auction_continue(game)
 
@@ -146,7 +146,7 @@ def on_pass(game: GameState, seat: int | None, action: Action) -> None:
     a = game.auction
     assert a is not None
     a.passed.add(seat)
-    if game.reports("auction_passed"):
+    if (reported := game.reported) is None or "auction_passed" in reported:
         game._emit("auction_passed", seat=seat, auto=False, reason="pass")
     auction_continue(game)
 

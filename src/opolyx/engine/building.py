@@ -79,7 +79,7 @@ def on_build(game: GameState, seat: int | None, action: Action) -> None:
     paying.pay_bank(game, seat, cost)
     game.level[i] += 1
     game.built.add(i)
-    if game.reports("built"):
+    if (reported := game.reported) is None or "built" in reported:
         game._emit("built", seat=seat, square=i, level=game.level[i], cost=cost)
 
 
@@ -89,7 +89,7 @@ def sell(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
     game.level[i] -= 1
     game.players[seat].cash += refund
     game.bank_paid += refund
-    if game.reports("sold"):
+    if (reported := game.reported) is None or "sold" in reported:
         game._emit("sold", seat=seat, square=i, level=game.level[i], refund=refund, auto=auto)
 
 

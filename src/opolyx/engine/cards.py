@@ -21,7 +21,7 @@ def draw_card(game: GameState, seat: int) -> None:
     card = game.cards[card_id]
     rules = game.rules
     name = rules.card_names.get(card_id, card_id)
-    if game.reports("card_drawn"):
+    if (reported := game.reported) is None or "card_drawn" in reported:
         game._emit("card_drawn", seat=seat, card=name, effect=card_id)
     effect = card.effect
     others = [s for s in turns.seat_order_from(game, seat) if s != seat and not game.players[s].out]

@@ -42,7 +42,7 @@ def jail_roll(game: GameState, seat: int) -> None:
     game.last_dice = rolled
     d1, d2 = rolled
     game.last_total = d1 + d2
-    if game.reports("dice_rolled"):
+    if (reported := game.reported) is None or "dice_rolled" in reported:
         game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=d1 == d2, third=None, jail=True)
     game.phase = "resolving"
     game.roll_again = False

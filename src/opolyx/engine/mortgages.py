@@ -45,7 +45,7 @@ def mortgage(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
         game.mortgage_left[i] = game.rules.mortgage_expiry_rounds
     game.players[seat].cash += value
     game.bank_paid += value
-    if game.reports("mortgaged"):
+    if (reported := game.reported) is None or "mortgaged" in reported:
         game._emit("mortgaged", seat=seat, square=i, value=value, auto=auto,
                    rounds_left=game.mortgage_left.get(i))
 

@@ -22,7 +22,7 @@ def bank_pays(game: GameState, seat: int, amount: int, reason: str, card: str | 
         return
     game.players[seat].cash += amount
     game.bank_paid += amount
-    if game.reports("cash_received"):
+    if (reported := game.reported) is None or "cash_received" in reported:
         paid: Event = {"seat": seat, "amount": amount, "reason": reason}
         if card is not None:
             paid["card"] = card

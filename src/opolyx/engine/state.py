@@ -279,7 +279,10 @@ class GameState:
     _ev: list[Event]
     #: The event types ``apply`` reports, or None for all of them (the default). A caller that reads only a
     #: few types (the simulator's counters) or none (a bot's look-ahead copy) sets it: the others are then
-    #: never built, which is a fifth of a compiled bot game's work. The game itself never reads its events.
+    #: never built, kept or freed (a large share of a compiled bot game's work, see docs/engine.md). The game
+    #: itself never reads its events. The rule modules test it before building the events they report most
+    #: often, written out (``(reported := game.reported) is None or kind in reported``): in pure Python a
+    #: method call would cost more than the dict it saves; ``_emit`` drops the others.
     reported: frozenset[str] | None
     #: What the bots remember about this game, per seat (their trade proposals, auction limits). Not part of
     #: the state: never in ``snapshot``, saves or replays, and a ``copy`` starts with none.
@@ -370,12 +373,6 @@ class GameState:
         self.setup = other.setup
         self.start_events = other.start_events
         self.reported = other.reported
-
-    def reports(self, kind: str) -> bool:
-        """Whether events of ``kind`` are reported (:attr:`reported`). The rule modules ask before building
-        the events they emit most often; ``_emit`` drops the others."""
-        reported = self.reported
-        return reported is None or kind in reported
 
     def _emit(self, kind: str, **data: Any) -> None:
         """Record an event of this action (the rule modules report everything they do through here)."""

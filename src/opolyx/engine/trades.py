@@ -174,7 +174,7 @@ def on_propose_trade(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("unfair_trade", "the smaller side must be worth at least half the larger")
     t = Trade(game._new_id(), seat, to, give, take)
     game.trades[t.id] = t
-    if game.reports("trade_proposed"):
+    if (reported := game.reported) is None or "trade_proposed" in reported:
         game._emit_data("trade_proposed", t.to_public(game.rules.trade_seconds))
 
 
@@ -207,7 +207,7 @@ def on_decline_trade(game: GameState, seat: int | None, action: Action) -> None:
     if seat != t.recipient:
         raise IllegalAction("not_recipient", "only the recipient can decline")
     del game.trades[t.id]
-    if game.reports("trade_declined"):
+    if (reported := game.reported) is None or "trade_declined" in reported:
         game._emit("trade_declined", trade=t.id, seat=seat)
 
 

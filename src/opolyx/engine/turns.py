@@ -100,7 +100,7 @@ def advance(game: GameState) -> None:
             if game.phase != "pay":
                 game.phase_before_pay = game.phase
                 game.phase = "pay"
-                if game.reports("pay_step_started"):
+                if (reported := game.reported) is None or "pay_step_started" in reported:
                     game._emit_data("pay_step_started", debt.to_public())
             if game.autoplay and debt.debtor == game.turn:
                 paying.auto_settle(game, debt)
@@ -129,7 +129,7 @@ def advance(game: GameState) -> None:
         if game.roll_again and not p.in_jail:
             game.roll_again = False
             game.phase = "turn"
-            if game.reports("roll_again"):
+            if (reported := game.reported) is None or "roll_again" in reported:
                 game._emit("roll_again", seat=game.turn)
             continue
         end_turn(game)
@@ -146,7 +146,7 @@ def roll_and_move(game: GameState, seat: int) -> None:
     # Only faces 1–3 are numbers: compiled, ``face in (1, 2, 3)`` would be three generic comparisons.
     triple = isinstance(face, int) and d1 == d2 == face
     doubles = d1 == d2 and not triple
-    if game.reports("dice_rolled"):
+    if (reported := game.reported) is None or "dice_rolled" in reported:
         game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=doubles, triple=triple, third=face)
     game.phase = "resolving"
     game.roll_again = False
@@ -216,7 +216,7 @@ def resolve(game: GameState, seat: int) -> None:
         if owner is None:
             game.offer_square = i
             game.phase = "buy"
-            if game.reports("purchase_offered"):
+            if (reported := game.reported) is None or "purchase_offered" in reported:
                 game._emit("purchase_offered", seat=seat, square=i, price=sq.price)
         elif owner == seat:
             return
@@ -226,7 +226,7 @@ def resolve(game: GameState, seat: int) -> None:
             game._emit("rent_waived", seat=seat, owner=owner, square=i, reason="mortgaged")
         else:
             amount, tax = rent_due(game, i, seat)
-            if game.reports("rent_due"):
+            if (reported := game.reported) is None or "rent_due" in reported:
                 # The owner's collectible card bonus (already in ``amount``), shown only where one applies
                 # (SPEC.md 19).
                 bonus = card_bonus_percent(game.players[owner].cards, i)

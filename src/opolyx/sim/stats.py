@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from opolyx.engine.game import Game
 from opolyx.rules import Board
@@ -37,8 +37,8 @@ def square_group(board: Board, square: int) -> str:
 
 #: The event types a collector counts: the simulator has the engine build these alone (``play_game``'s
 #: ``event_types``); a collector given every event passes over the others.
-COUNTED = frozenset({"moved", "teleported", "turn_started", "jailed", "debt_paid", "game_started",
-                      "round_started"})
+COUNTED: Final = frozenset({"moved", "teleported", "turn_started", "jailed", "debt_paid", "game_started",
+                            "round_started"})
 
 
 class GameCollector:
