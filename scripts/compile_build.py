@@ -13,9 +13,9 @@ default: the same sources are the one truth for the rules either way.
 With gcc the build is profile-guided: the C is compiled once with counters, a training workload (bot games of
 every mode through the simulator, random legal play through the public API and the coded fast path) runs on
 it, and the C is compiled again with what the counters saw, so gcc lays out the hot paths for the branches
-actually taken. The second compile and the training take about a minute more (two minutes in all on a
-2-core machine), and save about 5 % of a simulated player-turn; a build that cannot be trained (or another
-compiler) is compiled once, as with ``--no-pgo``.
+actually taken. The second compile and the training take as long again as the first (two to four minutes
+in all on a 2-core machine), and save about 5 % of a simulated player-turn; a build that cannot be trained
+(or another compiler) is compiled once, as with ``--no-pgo``.
 
 Edit an engine or bot module after building and the stale compiled one still wins: build again or clean.
 """

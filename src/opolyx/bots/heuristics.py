@@ -220,6 +220,11 @@ def reserve(game: Game, info: BoardInfo, seat: int) -> int:
     return derived(game, info).reserve[seat]
 
 
+def _reserve_of(top: int, total: int) -> int:
+    """:func:`reserve` from the seat's threat profile: the highest rent and the sum of rents it may be charged."""
+    return min(600 + top // 2 + total // 20, 8000)
+
+
 def marginal_value(game: Game, info: BoardInfo, seat: int, i: int, owner: list[int | None] | None = None) -> float:
     """What owning company ``i`` is worth to ``seat``, counting group completion and blocking others."""
     own = game.owner if owner is None else owner
@@ -386,7 +391,7 @@ class Derived:
     ``(kind, seat, seat, squares, squares, …)`` for a result that follows from those two seats' holdings
     and those squares alone, so new tables keep the entries that a change leaves standing (:meth:`keep`).
 
-    Tables after a change are worked out from the tables before it (:meth:`_update`): a rent depends only
+    Tables after a change are worked out from the tables before it (:meth:`_advance`): a rent depends only
     on its own colour group (or on the dealerships or utilities held), so only the groups a purchase,
     mortgage, build or trade touched are priced again, and only the seats they involve are summed again.
     """
@@ -640,11 +645,11 @@ class Derived:
                     second = t
             for seat in range(game.seats):
                 top = first if top_by[seat] != first else second
-                res.append(min(600 + top // 2 + (everyone - total_by[seat]) // 20, 8000))
+                res.append(_reserve_of(top, everyone - total_by[seat]))
         else:
             for seat in range(game.seats):
                 top, total = self._threat_of(seat)
-                res.append(min(600 + top // 2 + total // 20, 8000))
+                res.append(_reserve_of(top, total))
         self.reserve = res
         self._threat = None
 

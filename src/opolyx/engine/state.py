@@ -376,10 +376,7 @@ class GameState:
 
     def _emit(self, kind: str, **data: Any) -> None:
         """Record an event of this action (the rule modules report everything they do through here)."""
-        reported = self.reported
-        if reported is None or kind in reported:
-            data["type"] = kind
-            self._ev.append(data)
+        self._emit_data(kind, data)
 
     def _emit_data(self, kind: str, data: Event) -> None:
         """``_emit`` for an event whose fields are already in a dict of its own (taken over, not copied).
