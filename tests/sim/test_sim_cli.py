@@ -97,3 +97,26 @@ def test_bad_arguments(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["simulate", "--games", "1", "--no-progress", *args])
     assert result.exit_code != 0
     assert message.lower() in result.output.lower()
+
+
+def test_the_command_loads_the_web_stack_only_to_serve() -> None:
+    """``opolyx simulate`` (and every command but ``serve``) starts without importing the server's web
+    framework and database drivers, about a second on a 2-core machine; ``opolyx.server`` still hands out
+    ``create_app`` and ``Settings`` when asked."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from opolyx.cli import app\n"
+        "heavy = sorted(m for m in ('fastapi', 'sqlalchemy', 'uvicorn', 'opolyx.server.app') if m in sys.modules)\n"
+        "print(','.join(heavy))\n"
+        "from opolyx.server import Settings, create_app\n"
+        "print(create_app.__module__, Settings.__module__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    loaded, names = done.stdout.splitlines()
+    assert loaded == ""
+    assert names == "opolyx.server.app opolyx.server.settings"
+    help_text = runner.invoke(app, ["serve", "--help"])
+    assert help_text.exit_code == 0 and "--database" in help_text.output

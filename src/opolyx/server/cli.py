@@ -15,18 +15,15 @@ import shutil
 import tempfile
 import time
 import webbrowser
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-import uvicorn
-from fastapi import FastAPI
 
-from opolyx.server.app import create_app
-from opolyx.server.identity import resolve_secret
-from opolyx.server.metrics import MULTIPROC_ENV
-from opolyx.server.serving import ReadyServer
-from opolyx.server.settings import Settings
-from opolyx.server.transport import uvicorn_config, uvicorn_options
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from opolyx.server.serving import ReadyServer
+    from opolyx.server.settings import Settings
 
 # How long a worker may miss uvicorn's health check before it is restarted.
 WORKER_HEALTHCHECK_SECONDS = 30
@@ -64,6 +61,13 @@ def serve(
     ] = 1,
 ) -> None:
     """Start the opolyx server (migrates the database, restores unfinished games)."""
+    # The web stack is imported here, not at the top: every ``opolyx`` command loads this module, and
+    # ``opolyx simulate`` or ``opolyx verify`` should not wait about a second for a server they never start.
+    from opolyx.server.app import create_app
+    from opolyx.server.serving import ReadyServer
+    from opolyx.server.settings import Settings
+    from opolyx.server.transport import uvicorn_config
+
     overrides: dict[str, object] = {}
     if host is not None:
         overrides["host"] = host
@@ -122,6 +126,8 @@ def worker_app() -> FastAPI:
     highlighting, about 530 ms of CPU per SQLAlchemy traceback against 1 ms plain, and a worker that
     logged a burst of errors stalled every one of its rooms for seconds.
     """
+    from opolyx.server.app import create_app
+
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     return create_app()
 
@@ -176,6 +182,12 @@ def _serve_workers(settings: Settings, overrides: dict[str, object], workers: in
     uvicorn starts each worker afresh (spawn) and each builds its app from the environment, so the CLI's
     overrides, one session secret and the metrics directory are handed down through it.
     """
+    import uvicorn
+
+    from opolyx.server.identity import resolve_secret
+    from opolyx.server.metrics import MULTIPROC_ENV
+    from opolyx.server.transport import uvicorn_options
+
     if not settings.redis_url or settings.resolved_database_url().startswith("sqlite"):
         typer.echo(
             "opolyx: --workers above 1 needs PostgreSQL (--database) and Redis (OPOLYX_REDIS_URL): "
