@@ -399,6 +399,7 @@ class Derived:
     __slots__ = (
         "_threat",
         "by_owner",
+        "changes",
         "complete",
         "game",
         "holding",
@@ -444,6 +445,8 @@ class Derived:
         #: The game and the step these tables were last found to match (a hit for the same step is free).
         self.game = game
         self.seq = game.seq
+        #: The game's ``holdings_changes`` when these tables were last found to match it.
+        self.changes = game.holdings_changes
         #: Names these tables where a bot remembers what it scanned them for (``SeatMemory.idle_scan``): a
         #: number, not a reference, which would tie the game (``game.bot_memory``) and the tables in a cycle
         #: that only the garbage collector could free.
@@ -771,6 +774,9 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     if same_game:
         if d.seq == game.seq:
             return d
+        if game.engine_only and d.changes == game.holdings_changes:
+            d.seq = game.seq  # only the rule modules change these holdings, and they have not since
+            return d
     elif (d.info is not info or not (d.rules is game.rules or d.rules == game.rules) or d.teams != _teams_key(game)
           or len(d.reserve) != game.seats):
         new = _LAST[0] = Derived(game, info)
@@ -782,7 +788,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     if same_owners and same_mortgages and same_levels:
         if not same_game:
             d.lent = True
-        d.game, d.seq = game, game.seq
+        d.game, d.seq, d.changes = game, game.seq, game.holdings_changes
         return d
     companies = info.companies
     changed: list[int] = []
@@ -805,7 +811,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
         # never spans a change of its own game, so nobody holds the tables as they were).
         new = d
         d._advance(game, changed)
-        d.seq = game.seq
+        d.seq, d.changes = game.seq, game.holdings_changes
         _SERIAL[0] += 1
         d.serial = _SERIAL[0]
     else:

@@ -112,19 +112,25 @@ def play_game(
     if on_events is not None:
         on_events(game, [e for e in game.start_events if event_types is None or e["type"] in event_types])
     game.reported = event_types
-    steps = 0
-    while game.result is None:
-        seat = next_seat(game)
-        player = players[seat]
-        # The same call either way, but compiled a ``BaseBot``'s goes through its class's table of methods,
-        # where any other ``Bot``'s is a Python method call that looks ``choose`` up and parses its arguments.
-        action = player.choose(game, seat) if isinstance(player, BaseBot) else player.choose(game, seat)  # noqa: RUF034
-        if check:
-            check_legal(game, seat, action)
-        events = game.apply(seat, action)
-        if on_events is not None:
-            on_events(game, events)
-        steps += 1
-        if steps > MAX_ACTIONS:
-            raise BotError(f"game {mode}/{seed} did not end after {MAX_ACTIONS} actions")
+    # Only the rule modules change this game's holdings while the loop plays it: the bots' tables may tell
+    # a change by ``holdings_changes`` alone. Given back, the game is anyone's to change again.
+    game.engine_only = True
+    try:
+        steps = 0
+        while game.result is None:
+            seat = next_seat(game)
+            player = players[seat]
+            # The same call either way, but compiled a ``BaseBot``'s goes through its class's table of methods,
+            # where any other ``Bot``'s is a Python method call that looks ``choose`` up and parses its arguments.
+            action = player.choose(game, seat) if isinstance(player, BaseBot) else player.choose(game, seat)  # noqa: RUF034
+            if check:
+                check_legal(game, seat, action)
+            events = game.apply(seat, action)
+            if on_events is not None:
+                on_events(game, events)
+            steps += 1
+            if steps > MAX_ACTIONS:
+                raise BotError(f"game {mode}/{seed} did not end after {MAX_ACTIONS} actions")
+    finally:
+        game.engine_only = False
     return game

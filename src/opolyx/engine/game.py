@@ -179,6 +179,8 @@ class Game(GameState):
         self.setup: dict[str, Any] = {}
         self._ev: list[Event] = []
         self.reported = None
+        self.holdings_changes = 0
+        self.engine_only = False
         self._emit("game_started", mode=rules.mode, seats=seats, order=list(self.order), first=first)
         turns.start_turn(self, first)
         turns.advance(self)

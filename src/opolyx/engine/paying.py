@@ -150,6 +150,7 @@ def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None)
         if d in game.debts:
             game.debts.remove(d)
     game.debts = [d for d in game.debts if d.debtor != seat]
+    game.holdings_changes += 1
     if heir is not None:
         for i in owned:
             game.owner[i] = heir

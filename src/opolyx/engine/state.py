@@ -284,6 +284,16 @@ class GameState:
     #: often, written out (``(reported := game.reported) is None or kind in reported``): in pure Python a
     #: method call would cost more than the dict it saves; ``_emit`` drops the others.
     reported: frozenset[str] | None
+    #: How many times the rule modules changed who owns a company, its level or its mortgage. With
+    #: ``engine_only`` set, a cache of what follows from those three lists (the bots' tables, docs/bots.md)
+    #: compares this number instead of the lists' contents. Not part of the state: never in ``snapshot``,
+    #: saves or replays.
+    holdings_changes: int
+    #: Whether nothing but the rule modules changes this game's holdings, so that ``holdings_changes`` tells
+    #: every change: set by the bot loop (``play_game``) while it plays the game, and kept by ``copy``.
+    #: Anything else may write ``owner``, ``level`` or ``mortgaged`` directly (a test setting up a position,
+    #: a tool), so it is False by default, and the caches then compare contents.
+    engine_only: bool
     #: What the bots remember about this game, per seat (their trade proposals, auction limits). Not part of
     #: the state: never in ``snapshot``, saves or replays, and a ``copy`` starts with none.
     bot_memory: dict[int, Any]
@@ -373,6 +383,8 @@ class GameState:
         self.setup = other.setup
         self.start_events = other.start_events
         self.reported = other.reported
+        self.holdings_changes = other.holdings_changes
+        self.engine_only = other.engine_only
 
     def _emit(self, kind: str, **data: Any) -> None:
         """Record an event of this action (the rule modules report everything they do through here)."""
