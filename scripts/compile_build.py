@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,8 +66,10 @@ def clean(src: Path) -> None:
     shutil.rmtree(src / "build", ignore_errors=True)
 
 
+@cache
 def _banner() -> str:
-    """What the C compiler says of its version ('' without one): it tells gcc from clang."""
+    """What the C compiler says of its version ('' without one): it tells gcc from clang. Asked once per run,
+    though a build asks both :func:`is_gnu_like` and :func:`is_gcc`."""
     cc = compiler()
     if cc is None:
         return ""
