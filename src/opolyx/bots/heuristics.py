@@ -281,19 +281,20 @@ def standing(game: Game, info: BoardInfo, seat: int) -> float:
 
 
 def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, every_street: bool) -> float:
-    # The seat's companies first (a comprehension), then the sum over them alone, in board order: the
-    # terms and their order are those of a walk over every company, so the float comes out the same.
-    owned = [i for i in info.companies if (o := own[i]) is not None and o == seat]
+    # One walk over the companies in board order, adding the terms of the seat's own as it meets them: the
+    # float comes out the same as any walk adding the same terms in that order. Compiled, the walk and the
+    # counts of dealerships and utilities (``count_held``) are C loops; a list of the seat's companies
+    # first, or a getter's tuple and its ``count``, would be Python objects and calls.
     total = 0.0
-    if not owned:
-        return total
     mortgaged, level = game.mortgaged, game.level
     prices, hot, level_cost, unit_of = info.price, info.hot, info.level_cost, info.unit_of
     streets = len(info.street_groups)
     pct = game.rules.redemption_percent
     dealers = utils = -1
     done = 0  # the colour groups already counted, one bit each
-    for i in owned:
+    for i in info.companies:
+        if (o := own[i]) is None or o != seat:
+            continue
         price = prices[i]
         unit = unit_of[i]
         if unit < streets:
@@ -311,11 +312,11 @@ def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, 
                 total += held * info.factors[i][k] * hot[i]
         elif unit == streets:
             if dealers < 0:
-                dealers = info.dealership_get(own).count(seat)
+                dealers = count_held(own, info.dealerships, seat)
             total += price * (1.0 + 0.125 * (dealers - 1))
         else:
             if utils < 0:
-                utils = info.utility_get(own).count(seat)
+                utils = count_held(own, info.utilities, seat)
             total += price * (0.75 + 0.2 * (utils - 1))
         if mortgaged[i]:
             total -= price // 2 * pct // 100
