@@ -168,12 +168,15 @@ def roll_and_move(game: GameState, seat: int) -> None:
         game.roll_again = True
     total = d1 + d2 + (face if isinstance(face, int) else 0)
     game.last_total = total
-    if face == "bus":
+    # A letter face is a ``str`` here: compiled, each test below is then a native string comparison, where
+    # ``face == "bus"`` on the ``int | str | None`` would be a generic one on every roll.
+    letter = face if isinstance(face, str) else ""
+    if letter == "bus":
         game.bus_dice = (d1, d2)
         game.phase = "bus"
         return
     move_by(game, seat, total)
-    if face == "x" and speed.x_jump(game, seat):
+    if letter == "x" and speed.x_jump(game, seat):
         return
     resolve(game, seat)
 
