@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from opolyx.engine.state import Offer
+
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
     from opolyx.rules import Board
@@ -712,8 +714,6 @@ class Derived:
         """The trade value (SPEC.md 8) of one company, asked of the engine once per mortgage state."""
         v = self.values.get(square)
         if v is None:
-            from opolyx.engine.state import Offer
-
             v = self.values[square] = game.trade_value(Offer(0, (square,)))
         return v
 

@@ -27,10 +27,12 @@ from opolyx.bots.heuristics import (
     threat_profile,
     tradeable,
 )
+from opolyx.engine.state import Offer
+from opolyx.engine.worth import net_worth
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
-    from opolyx.engine.state import Offer, Trade
+    from opolyx.engine.state import Trade
 
 #: Rounds before the round limit from which the game is a net-worth race (SPEC.md 16): buying and building
 #: keep their full value in net worth, so cash is worth more spent than held, and a fair bet is worth its
@@ -323,8 +325,6 @@ class NormalBot(BaseBot):
         p = game.players[seat]
         res = reserve(game, info, seat)
         if self.endgame(game) and self.rounds_left(game) <= 6:
-            from opolyx.engine.worth import net_worth
-
             if game.rules.teams:
                 return {"type": "jackpot_decline"}
             worth = net_worth(game, seat)
@@ -490,8 +490,6 @@ class NormalBot(BaseBot):
         return True
 
     def completion_offer(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action | None:
-        from opolyx.engine.state import Offer
-
         cash = game.players[seat].cash
         if cash < res // 2:
             return None  # no ask costs less than nothing, and every one must leave half the reserve
@@ -527,8 +525,6 @@ class NormalBot(BaseBot):
         a deal by face value alone, and a group completed at list price is the best deal on the board. Once
         declined, the next ask (ten rounds on) is priced by :meth:`_cash_for`, which pays for the partner's
         own gain."""
-        from opolyx.engine.state import Offer
-
         key = (partner, (), take.squares)
         if key in memory(game, seat).proposals:
             return None
@@ -629,8 +625,6 @@ class NormalBot(BaseBot):
         Cash moves both gains linearly (the proposer's down, the partner's up), so the answer is solved
         for rather than searched.
         """
-        from opolyx.engine.state import Offer
-
         # Everything but the cash check depends on the ownership state alone: kept in its memo.
         d = derived(game, info)
         key = ("cash_for", seat, partner, give_squares, take.squares, value)
@@ -651,8 +645,6 @@ class NormalBot(BaseBot):
                      give_value: int, take: Offer, value: int) -> int | None:
         """:meth:`_cash_for`'s cash before the proposer's own cash is checked, or None if no cash works
         (``give_value``: the trade value of ``give_squares``, already worked out by the caller)."""
-        from opolyx.engine.state import Offer
-
         d_prop, d_rec = self.trade_deltas(game, info, seat, partner, Offer(0, give_squares), take)
         need = max(-d_rec, (ENVY * d_prop - d_rec) / (1 + ENVY), value / 2 - give_value, 0.0)
         c = int(-(-need // 100) * 100)

@@ -234,7 +234,7 @@ class Game(GameState):
         """Check who may send ``action``, run its handler and record ``record`` (``action`` or a private copy
         of it, so a caller changing its dict afterwards cannot rewrite the game's history)."""
         raw_kind = action.get("type")
-        handler = self._HANDLERS.get(raw_kind) if isinstance(raw_kind, str) else None
+        handler = ACTION_HANDLERS.get(raw_kind) if isinstance(raw_kind, str) else None
         if handler is None:
             raise IllegalAction("unknown_action", f"unknown action type {raw_kind!r}")
         kind = cast(str, raw_kind)  # a str from here on: compiled, the comparisons below are native
@@ -425,7 +425,10 @@ class Game(GameState):
         return trades.is_fair(self, proposer, recipient, give, take)
 
 
-Game._HANDLERS = {
+#: Every action type's handler, joined from the rule modules' ``HANDLERS``. A module constant rather than only
+#: the class attribute ``Game._HANDLERS`` (the same dict): compiled, reading it is a C static, where the class
+#: attribute is a generic attribute lookup on every action.
+ACTION_HANDLERS: Final[dict[str, Handler]] = {
     **turns.HANDLERS,
     **auctions.HANDLERS,
     **murabaha.HANDLERS,
@@ -438,6 +441,7 @@ Game._HANDLERS = {
     **speed.HANDLERS,
     **timeouts.HANDLERS,
 }
+Game._HANDLERS = ACTION_HANDLERS
 
 #: Actions that only add or remove an offer. After one, every other open offer is as valid as it was after
 #: the action before (when ``lapse_invalid`` last checked it), and a new offer has just passed the very same
