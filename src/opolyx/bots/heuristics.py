@@ -479,9 +479,9 @@ class Derived:
             self._threat, self.reserve = base._threat, base.reserve
             self._advance(game, changed)
             return
-        owner = self.owner = list(game.owner)
-        level = self.level = list(game.level)
-        mortgaged = self.mortgaged = list(game.mortgaged)
+        owner = self.owner = game.owner[:]  # a slice: compiled, a direct copy, where ``list()`` iterates
+        level = self.level = game.level[:]
+        mortgaged = self.mortgaged = game.mortgaged[:]
         self.teams = _teams_key(game)
         seats = game.seats
         rent = self.rent = [0] * info.n
@@ -521,9 +521,9 @@ class Derived:
         compiled, both are C integer operations, where sets and ``total[o] -= r`` are generic Python calls."""
         info = self.info
         old_owner, old_mortgaged = self.owner, self.mortgaged
-        owner = self.owner = list(game.owner)
-        level = self.level = list(game.level)
-        mortgaged = self.mortgaged = list(game.mortgaged)
+        owner = self.owner = game.owner[:]
+        level = self.level = game.level[:]
+        mortgaged = self.mortgaged = game.mortgaged[:]
         rent, shapes, top_by, total_by = self.rent, self.shapes, self.top_by, self.total_by
         groups = info.street_groups
         streets = len(groups)

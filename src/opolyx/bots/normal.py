@@ -408,7 +408,7 @@ class NormalBot(BaseBot):
         key = ("deltas", proposer, recipient, give.squares, take.squares)
         hit = cast("tuple[float, float] | None", d.memo.get(key))
         if hit is None:
-            after = list(game.owner)
+            after = game.owner[:]
             for i in give.squares:
                 after[i] = recipient
             for i in take.squares:

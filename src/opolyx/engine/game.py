@@ -114,6 +114,7 @@ class Game(GameState):
         self.seats = seats
         self.seed = seed
         self.rng = random.Random(seed)
+        self.draw = self.draw_of = None
         self.fixed_dice: deque[tuple[int, ...]] = deque(tuple(d) for d in dice) if dice else deque()
         self.players: list[Player] = []
         infos = list(seat_info) if seat_info else []

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -236,6 +237,11 @@ class GameState:
     seats: int
     seed: int
     rng: random.Random
+    #: ``rng.random`` and the generator it was taken from: the dice read it from here, since compiled,
+    #: ``rng.random`` is a generic attribute lookup that makes a new bound method on every roll. Taken again
+    #: whenever ``rng`` is another generator (a copy's, or one set by hand). Not part of the state.
+    draw: Callable[[], float] | None
+    draw_of: random.Random | None
     #: Dice fixed by tests and tutorials, consumed one roll per tuple before the generator takes over.
     fixed_dice: deque[tuple[int, ...]]
     players: list[Player]
@@ -359,6 +365,7 @@ class GameState:
         self.board = other.board
         self.seats = other.seats
         self.seed = other.seed
+        self.draw = self.draw_of = None  # the copy draws from a generator of its own
         self.cards = other.cards
         self.round = other.round
         self.turn = other.turn

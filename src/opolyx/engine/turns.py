@@ -40,7 +40,11 @@ def dice(game: GameState, count: int) -> tuple[int, ...]:
         while len(values) < count:
             values.append(game.rng.randint(1, 6))
         return tuple(values)
-    rnd = game.rng.random
+    rng = game.rng
+    rnd = game.draw
+    if rnd is None or game.draw_of is not rng:
+        rnd = game.draw = rng.random
+        game.draw_of = rng
     if count == 2:  # the common case, without a generator (draws in the same order)
         return (int(rnd() * 6) + 1, int(rnd() * 6) + 1)
     return tuple(int(rnd() * 6) + 1 for _ in range(count))
