@@ -59,7 +59,11 @@ def memory(game: Game, seat: int) -> SeatMemory:
 
 
 class BaseBot:
-    """Routes a decision to the handler for the game's phase; subclasses supply the judgement."""
+    """Routes a decision to the handler for the game's phase; subclasses supply the judgement.
+
+    ``choose`` hands its action over: a dict made for this decision (or one of the engine's shared,
+    read-only ones) that the bot never changes afterwards. The bot loop lets the game keep it as its record
+    (``Game.apply_owned``) instead of a copy."""
 
     strength = "base"
 

@@ -125,7 +125,8 @@ def play_game(
             action = player.choose(game, seat) if isinstance(player, BaseBot) else player.choose(game, seat)  # noqa: RUF034
             if check:
                 check_legal(game, seat, action)
-            events = game.apply(seat, action)
+            # A built-in bot hands its action over (see ``BaseBot``): the game may keep it without a copy.
+            events = game.apply_owned(seat, action) if isinstance(player, BaseBot) else game.apply(seat, action)
             if on_events is not None:
                 on_events(game, events)
             steps += 1

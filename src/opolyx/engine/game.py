@@ -200,6 +200,14 @@ class Game(GameState):
             raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
         return self._carry_out(seat, action, dict(action))
 
+    def apply_owned(self, seat: object, action: object) -> list[Event]:
+        """``apply`` for a caller that hands ``action`` over: the game records the dict itself, not a private
+        copy, so the caller must never change it afterwards. The bot loop's built-in bots build a new dict
+        for every decision; compiled, copying it was 1.5 % of a simulated player-turn."""
+        if not isinstance(action, dict):
+            raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
+        return self._carry_out(seat, action, action)
+
     def apply_code(self, seat: int, code: int) -> list[Event]:
         """``apply`` for an action given by its code (:mod:`opolyx.engine.codes`): the same checks and
         events, without the caller building an action dict. The fast path for simulations and look-ahead."""

@@ -97,3 +97,25 @@ def test_a_copy_played_on_leaves_the_game_untouched() -> None:
         look.apply_code(seat, rng.choice([c for c in look.legal_codes(seat) if codes.KINDS[c & 31] != "resign"]))
     assert json.dumps(game.snapshot(), sort_keys=True) == before
     assert game.to_save() == saved
+
+
+def test_an_action_handed_over_is_recorded_itself_and_checked_like_apply() -> None:
+    """``apply_owned`` (the bot loop's built-in bots) keeps the caller's dict as the record where ``apply`` keeps
+    a copy, and refuses what ``apply`` refuses, changing nothing."""
+    game = opolyx.new_game("classic", 3, 7)
+    seat = game.actor()
+    assert seat is not None
+    before = json.dumps(game.snapshot())
+    for bad_seat, bad_action, code in ((seat, ["roll"], "bad_action"), (seat, {"type": "fly"}, "unknown_action"),
+                                       (9, {"type": "roll"}, "bad_seat"), (seat, {"type": "buy"}, None)):
+        with pytest.raises(IllegalAction) as refused:
+            game.apply_owned(bad_seat, bad_action)
+        assert code is None or refused.value.code == code
+    assert json.dumps(game.snapshot()) == before and game.actions == []
+    handed, copied = {"type": "roll"}, {"type": "roll"}
+    game.apply_owned(seat, handed)
+    assert game.actions[-1][1] is handed
+    other = opolyx.new_game("classic", 3, 7)
+    other.apply(seat, copied)
+    assert other.actions[-1][1] is not copied and other.actions[-1][1] == copied
+    assert json.dumps(other.snapshot()) == json.dumps(game.snapshot())
