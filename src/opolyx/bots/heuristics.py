@@ -64,9 +64,7 @@ class BoardInfo:
     #: Per colour group: (members, a getter reading the members' entries of a per-square list, rent rows).
     street_groups: tuple[tuple[tuple[int, ...], Callable[[Sequence[Any]], tuple[Any, ...]],
                                tuple[tuple[int, ...], ...]], ...]
-    dealership_get: Callable[[Sequence[Any]], tuple[Any, ...]]
     company_get: Callable[[Sequence[Any]], tuple[Any, ...]]
-    utility_get: Callable[[Sequence[Any]], tuple[Any, ...]]
     #: Per square, the unit its rent depends on: the index of its colour group in ``street_groups``, the
     #: dealerships (``len(street_groups)``), the utilities (one more), or -1 for a square nobody owns.
     unit_of: tuple[int, ...]
@@ -119,9 +117,7 @@ def board_info(board: Board) -> BoardInfo:
             utility_multipliers=board.utility_multipliers,
             hot=tuple(_HOT_GROUPS.get(s.group or "", 1.0) for s in sq),
             street_groups=tuple((m, _getter(m), tuple(sq[j].rents for j in m)) for m in streets),
-            dealership_get=_getter(board.dealerships),
             company_get=_getter(board.companies),
-            utility_get=_getter(board.utilities),
             unit_of=tuple(unit.get(j, -1) for j in range(len(sq))),
             factors=tuple(tuple(_GROUP_FACTOR.get((k, len(m)), 1.0) for k in range(len(m) + 1)) for m in members),
         )
