@@ -15,22 +15,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from typing import Any
 
 from opolyx.engine.build import build_name
-from opolyx.rules import load_board, load_rules
-from opolyx.sim.runner import SimConfig, iter_records, pool_start_method
-from opolyx.sim.stats import aggregate
+from opolyx.sim.runner import SimConfig, pool_start_method, simulate
 
 
 def run(config: SimConfig, workers: int, method: str | None) -> tuple[float, dict[str, Any]]:
     """Games per second (wall clock, as ``opolyx simulate`` reports it) and the figures of one run."""
-    start = time.perf_counter()
-    records = list(iter_records(config, workers, start_method=method))
-    seconds = time.perf_counter() - start
-    board = load_board(load_rules(config.mode).board)
-    return config.games / seconds, aggregate(records, board, config.seats)
+    figures = simulate(config, workers, start_method=method)
+    return figures.pop("performance")["games_per_second"], figures
 
 
 def main() -> None:

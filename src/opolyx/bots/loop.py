@@ -120,13 +120,19 @@ def play_game(
         while game.result is None:
             seat = next_seat(game)
             player = players[seat]
-            # The same call either way, but compiled a ``BaseBot``'s goes through its class's table of methods,
-            # where any other ``Bot``'s is a Python method call that looks ``choose`` up and parses its arguments.
-            action = player.choose(game, seat) if isinstance(player, BaseBot) else player.choose(game, seat)  # noqa: RUF034
+            # The same call in both arms, but compiled, the narrowed one goes through ``BaseBot``'s table of
+            # methods, where any other ``Bot``'s is a Python method call that looks ``choose`` up and parses its
+            # arguments.
+            if isinstance(player, BaseBot):
+                action = player.choose(game, seat)
+                built_in = True
+            else:
+                action = player.choose(game, seat)
+                built_in = False
             if check:
                 check_legal(game, seat, action)
             # A built-in bot hands its action over (see ``BaseBot``): the game may keep it without a copy.
-            events = game.apply_owned(seat, action) if isinstance(player, BaseBot) else game.apply(seat, action)
+            events = game.apply_owned(seat, action) if built_in else game.apply(seat, action)
             if on_events is not None:
                 on_events(game, events)
             steps += 1

@@ -196,17 +196,15 @@ class Game(GameState):
         Both are typed ``object`` because callers pass untrusted input: a wrong type is refused with its
         code (``bad_action``, ``bad_seat``), also in the compiled build, which would otherwise raise a
         ``TypeError`` at the call."""
-        if not isinstance(action, dict):
-            raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
-        return self._carry_out(seat, action, dict(action))
+        checked = _action_dict(action)
+        return self._carry_out(seat, checked, dict(checked))
 
     def apply_owned(self, seat: object, action: object) -> list[Event]:
         """``apply`` for a caller that hands ``action`` over: the game records the dict itself, not a private
         copy, so the caller must never change it afterwards. The bot loop's built-in bots build a new dict
         for every decision; compiled, copying it was 1.5 % of a simulated player-turn."""
-        if not isinstance(action, dict):
-            raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
-        return self._carry_out(seat, action, action)
+        checked = _action_dict(action)
+        return self._carry_out(seat, checked, checked)
 
     def apply_code(self, seat: int, code: int) -> list[Event]:
         """``apply`` for an action given by its code (:mod:`opolyx.engine.codes`): the same checks and
@@ -432,6 +430,13 @@ class Game(GameState):
     def is_fair(self, proposer: int, recipient: int, give: Offer, take: Offer) -> bool:
         """The smaller side is worth at least half the larger; Team allies are exempt."""
         return trades.is_fair(self, proposer, recipient, give, take)
+
+
+def _action_dict(action: object) -> Action:
+    """``action`` if it is a dict, else refused with ``bad_action`` (what ``apply`` and ``apply_owned`` take)."""
+    if not isinstance(action, dict):
+        raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
+    return action
 
 
 #: Every action type's handler, joined from the rule modules' ``HANDLERS``. A module constant rather than only

@@ -103,17 +103,15 @@ def iter_records(config: SimConfig, workers: int = 1, start_method: str | None =
     """Records in game-index order; ``workers`` > 1 plays them in a process pool, whose processes start
     by ``start_method`` (``fork`` or ``spawn``; :func:`pool_start_method` when not given)."""
     tasks = [(config, i) for i in range(config.games)]
+    # Loaded here, before the collector's freeze in one process, and before a forked worker copies this one.
+    load_board(load_rules(config.mode).board)
     if workers <= 1 or config.games <= 1:
-        load_board(load_rules(config.mode).board)  # loaded before the freeze, so frozen with the rest
         with quiet_collection():
             for task in tasks:
                 yield _run_task(task)
         return
     chunk = max(1, min(16, config.games // (workers * 8)))
     method = start_method or pool_start_method()
-    if method == "fork":
-        # What the first game needs is loaded here once, and every worker starts with it.
-        load_board(load_rules(config.mode).board)
     with _workers_skip_main():
         pool = multiprocessing.get_context(method).Pool(workers, initializer=quiet_collector)
     with pool:
@@ -158,13 +156,14 @@ def simulate(
     config: SimConfig,
     workers: int = 1,
     progress: Callable[[Iterator[Record], int], Iterator[Record]] | None = None,
+    start_method: str | None = None,
 ) -> dict[str, Any]:
     """Play ``config.games`` games and return every figure; ``performance`` is the only part that
-    depends on the machine rather than the seed."""
+    depends on the machine rather than the seed. ``start_method``: see :func:`iter_records`."""
     if len(config.bots) != config.seats:
         raise ValueError(f"{config.seats} seats need {config.seats} bots, got {len(config.bots)}")
     start = time.perf_counter()
-    records: Iterator[Record] = iter_records(config, workers)
+    records: Iterator[Record] = iter_records(config, workers, start_method)
     if progress is not None:
         records = progress(records, config.games)
     collected = list(records)
