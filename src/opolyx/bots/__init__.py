@@ -10,7 +10,7 @@ from __future__ import annotations
 from opolyx.bots.base import Bot, NothingToDo
 from opolyx.bots.easy import EasyBot
 from opolyx.bots.hard import HardBot
-from opolyx.bots.loop import BotError, check_legal, derive_seed, play_game
+from opolyx.bots.loop import BotError, EventSink, check_legal, derive_seed, play_game
 from opolyx.bots.normal import NormalBot
 
 STRENGTHS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -20,6 +20,7 @@ __all__ = [
     "Bot",
     "BotError",
     "EasyBot",
+    "EventSink",
     "HardBot",
     "NormalBot",
     "NothingToDo",

@@ -182,6 +182,7 @@ class Game(GameState):
         self.reported = None
         self.holdings_changes = 0
         self.engine_only = False
+        self.keeps_actions = True
         self._emit("game_started", mode=rules.mode, seats=seats, order=list(self.order), first=first)
         turns.start_turn(self, first)
         turns.advance(self)
@@ -268,7 +269,8 @@ class Game(GameState):
         if self.trades and kind not in _OFFERS_ONLY:
             trades.lapse_invalid(self)
         self.seq += 1
-        self.actions.append([seat, record])
+        if self.keeps_actions:
+            self.actions.append([seat, record])
         events, self._ev = self._ev, []
         return events
 
@@ -372,7 +374,12 @@ class Game(GameState):
         }
 
     def to_save(self) -> dict[str, Any]:
-        """The private save format: setup plus every action. Holds the seed: never send it to clients."""
+        """The private save format: setup plus every action. Holds the seed: never send it to clients.
+
+        A game whose log misses actions (a look-ahead copy, or one played with ``keeps_actions`` off) is
+        refused: its save would replay to another position."""
+        if len(self.actions) != self.seq:
+            raise ValueError(f"this game logged {len(self.actions)} of its {self.seq} actions: it cannot be saved")
         return {"format": 1, **self.setup, "actions": [list(a) for a in self.actions]}
 
     @classmethod

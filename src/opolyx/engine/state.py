@@ -300,6 +300,10 @@ class GameState:
     #: Anything else may write ``owner``, ``level`` or ``mortgaged`` directly (a test setting up a position,
     #: a tool), so it is False by default, and the caches then compare contents.
     engine_only: bool
+    #: Whether ``apply`` appends each action to ``actions``: True by default. A caller that will never
+    #: save or replay the game (the simulator's counters) turns it off, and each action is then freed as soon
+    #: as it is applied instead of with the whole game. Not part of the state, and a ``copy`` keeps it.
+    keeps_actions: bool
     #: What the bots remember about this game, per seat (their trade proposals, auction limits). Not part of
     #: the state: never in ``snapshot``, saves or replays, and a ``copy`` starts with none.
     bot_memory: dict[int, Any]
@@ -392,6 +396,7 @@ class GameState:
         self.reported = other.reported
         self.holdings_changes = other.holdings_changes
         self.engine_only = other.engine_only
+        self.keeps_actions = other.keeps_actions
 
     def _emit(self, kind: str, **data: Any) -> None:
         """Record an event of this action (the rule modules report everything they do through here)."""

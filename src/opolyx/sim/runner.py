@@ -56,7 +56,7 @@ def run_one(config: SimConfig, index: int) -> Record:
     ]
     info = [{"name": f"{s} {k + 1}", "bot": True, "vip": config.vip} for k, s in enumerate(strengths)]
     game = play_game(config.mode, config.seats, seed, strengths, bots=bots, seat_info=info, on_events=collector,
-                     event_types=COUNTED)
+                     event_types=COUNTED, keep_actions=False)
     return game_record(game, collector, index, seed, strengths)
 
 

@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import Any, Final
 
+from opolyx.bots.loop import EventSink
 from opolyx.engine.game import Game
 from opolyx.rules import Board
 
@@ -41,7 +42,7 @@ COUNTED: Final = frozenset({"moved", "teleported", "turn_started", "jailed", "de
                             "round_started"})
 
 
-class GameCollector:
+class GameCollector(EventSink):
     """Folds a game's events into counters as they happen (``play_game``'s ``on_events`` hook)."""
 
     def __init__(self, board: Board) -> None:
@@ -55,7 +56,7 @@ class GameCollector:
         self.actions = -1  # the start events are not an action
         self.money: list[int] = []
 
-    def __call__(self, game: Game, events: list[Event]) -> None:
+    def take(self, game: Game, events: list[Event]) -> None:
         self.actions += 1
         for e in events:
             # A ``str``, so that compiled each test below is a native string comparison (the common types

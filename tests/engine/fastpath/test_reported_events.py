@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import opolyx
 from opolyx import Game
-from opolyx.bots import play_game
+from opolyx.bots import EventSink, play_game
 from opolyx.rules import mode_names
 from opolyx.sim.runner import SimConfig, run_one
 from opolyx.sim.stats import COUNTED, GameCollector, game_record
@@ -98,3 +98,28 @@ def test_the_simulator_counts_what_a_fully_reported_game_shows() -> None:
                                         for k, s in enumerate(record["strengths"])],
                              on_events=collector)
             assert game_record(game, collector, index, record["seed"], record["strengths"]) == record
+
+
+class _Log(EventSink):
+    def __init__(self) -> None:
+        self.log: list[list[dict[str, object]]] = []
+
+    def take(self, game: Game, events: list[dict[str, object]]) -> None:
+        self.log.append(list(events))
+
+
+def test_an_event_sink_sees_what_a_plain_callback_sees() -> None:
+    """The loop calls an :class:`EventSink` (the simulator's counters) by its method, any other callable as
+    a callable: both see the start events, then each action's, in the same order."""
+    for types in (None, COUNTED):
+        plain: list[list[dict[str, object]]] = []
+        sink = _Log()
+        game = play_game("team", 4, 3, ["normal", "easy", "normal", "easy"],
+                         on_events=lambda _g, events, log=plain: log.append(list(events)), event_types=types)
+        again = play_game("team", 4, 3, ["normal", "easy", "normal", "easy"], on_events=sink, event_types=types)
+        assert sink.log == plain and len(plain) == game.seq + 1
+        assert again.actions == game.actions
+    # Called as a plain callable, a sink takes the events too.
+    sink = _Log()
+    sink(game, [{"type": "turn_started"}])
+    assert sink.log == [[{"type": "turn_started"}]]
