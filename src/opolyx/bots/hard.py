@@ -154,6 +154,7 @@ class HardBot(NormalBot):
             for action in options:
                 g = game.copy(reseed=rseed)
                 g.reported = _NO_EVENTS  # a rollout reads the position, never the events
+                g.keeps_actions = False  # nor its log: a copy is never saved
                 g.apply(seat, action)
                 steps = 0
                 while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:

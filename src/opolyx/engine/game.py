@@ -198,7 +198,9 @@ class Game(GameState):
         code (``bad_action``, ``bad_seat``), also in the compiled build, which would otherwise raise a
         ``TypeError`` at the call."""
         checked = _action_dict(action)
-        return self._carry_out(seat, checked, dict(checked))
+        # The record is a private copy, so that a caller changing its dict cannot rewrite the log; a game that
+        # keeps no log needs none.
+        return self._carry_out(seat, checked, dict(checked) if self.keeps_actions else checked)
 
     def apply_owned(self, seat: object, action: object) -> list[Event]:
         """``apply`` for a caller that hands ``action`` over: the game records the dict itself, not a private
