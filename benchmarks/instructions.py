@@ -1,13 +1,13 @@
 """Instructions per player-turn of a four-``normal``-bot Classic game, counted by valgrind (callgrind), and the
 engine's share of them: a count that other load on the machine does not move, for comparing two versions.
 
-The games are ``engine_share.py``'s. Four runs under callgrind: the imports alone, the imports and the
-games, the imports, the games and three replays of their recorded actions through ``Game.apply``, and the
-imports and the same games played as ``opolyx simulate`` plays them (its event counters, the engine
-building only the events they read). The differences give the whole game and the engine's share; the rest
-is the bots (their reads of the game included). The first game also pays for loading the rule tables, the
-same for every version. Whether opolyx runs compiled is printed (``PYTHONPATH=DIR`` points at a compiled
-copy, see ``scripts/compile_build.py``).
+The games are ``engine_share.py``'s. Four runs under callgrind: the imports alone, the imports and the games, the
+imports, the games and three replays of their recorded actions through ``Game.apply``, and the imports and the same
+games played as ``opolyx simulate`` plays them (its event counters, the engine building only the events they read
+and keeping no log of the actions). The differences give the whole game and the engine's share; the rest is the bots
+(their reads of the game included). The first game also pays for loading the rule tables, the same for every
+version. Whether opolyx runs compiled is printed (``PYTHONPATH=DIR`` points at a compiled copy, see
+``scripts/compile_build.py``).
 
     .venv/bin/python benchmarks/instructions.py [--games 20]
 """
@@ -37,7 +37,7 @@ def child(games: int, replays: int, simulated: int) -> None:
         board = load_board("classic")
         for k in range(games):
             play_game("classic", 4, derive_seed(1, "bench", k), ["normal"] * 4, on_events=GameCollector(board),
-                      event_types=COUNTED)
+                      event_types=COUNTED, keep_actions=False)
         return
     records = bot_games(games)
     for _ in range(replays):
