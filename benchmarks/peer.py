@@ -18,7 +18,8 @@ player-turn on each side, the imports left out, and their ratio, which other loa
 not move.
 
 Prints µs per player-turn for both (CPU time, best of ``--repeat`` rounds, each round running the peer as it
-ships, the peer with the collector setup and opolyx in turn), the ratio, and opolyx's random legal
+ships, the peer with the collector setup and opolyx in turn), the ratio, the median and range of each
+round's own ratio (steadier when the machine's speed drifts between rounds), and opolyx's random legal
 play through the public API (``legal_actions`` + ``apply``) and through the fast path
 (``legal_codes`` + ``apply_code``) in actions per second. Whether opolyx runs compiled is printed too
 (``scripts/compile`` builds it, ``scripts/compile --clean`` removes it).
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -54,20 +56,28 @@ def collector_as_simulate(run: Callable[[], int]) -> Callable[[], int]:
 
 def best_of(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
     """The lowest CPU time of ``repeat`` runs (a shared machine only ever slows one down), and the count."""
-    return interleaved(repeat, {"run": run})["run"]
+    times, count = interleaved(repeat, {"run": run})["run"]
+    return min(times), count
 
 
-def interleaved(repeat: int, runs: dict[str, Callable[[], int]]) -> dict[str, tuple[float, int]]:
-    """Each run's lowest CPU time over ``repeat`` rounds, and its count. Each round runs every one once, in
+def interleaved(repeat: int, runs: dict[str, Callable[[], int]]) -> dict[str, tuple[list[float], int]]:
+    """Each run's CPU time in each of ``repeat`` rounds, and its count. Each round runs every one once, in
     turn, so that a slow spell of a shared machine falls on all of them rather than on one."""
-    best = {name: float("inf") for name in runs}
+    times: dict[str, list[float]] = {name: [] for name in runs}
     counts = dict.fromkeys(runs, 0)
     for _ in range(repeat):
         for name, run in runs.items():
             start = time.process_time()
             counts[name] = run()
-            best[name] = min(best[name], time.process_time() - start)
-    return {name: (best[name], counts[name]) for name in runs}
+            times[name].append(time.process_time() - start)
+    return {name: (times[name], counts[name]) for name in runs}
+
+
+def paired(ours: list[float], theirs: list[float]) -> str:
+    """The median and range of the rounds' own ratios: each round's runs follow each other within seconds, so
+    a drift of the machine's speed between rounds, which the best times of each side can straddle, cancels."""
+    ratios = sorted(a / b for a, b in zip(ours, theirs, strict=True))
+    return f"median {statistics.median(ratios):.2f} ({ratios[0]:.2f}–{ratios[-1]:.2f})"
 
 
 @contextmanager
@@ -187,7 +197,8 @@ def main() -> None:
             "quiet": collector_as_simulate(run_peer),
             "opolyx": opolyx_games(args.games),
         })
-    (peer_s, peer_n), (quiet_s, _), (ours_s, ours_n) = timed["peer"], timed["quiet"], timed["opolyx"]
+    (peer_t, peer_n), (quiet_t, _), (ours_t, ours_n) = timed["peer"], timed["quiet"], timed["opolyx"]
+    peer_s, quiet_s, ours_s = min(peer_t), min(quiet_t), min(ours_t)
     print(f"opolyx build: {build_name()}; CPU time, best of {args.repeat}")
     peer_us, quiet_us, ours_us = peer_s / peer_n * 1e6, quiet_s / peer_n * 1e6, ours_s / ours_n * 1e6
     print(f"peer    {args.games} games, 4 players: {peer_n / args.games:7.1f} player-turns/game, "
@@ -196,6 +207,11 @@ def main() -> None:
           f"{ours_us:6.2f} µs per player-turn")
     print(f"ratio   opolyx / peer µs per player-turn: {ours_us / peer_us:.2f} against the peer as it ships, "
           f"{ours_us / quiet_us:.2f} with the same collector setup (below 1: opolyx is faster)")
+    # Per player-turn: both sides play the same games every round, so the ratio of times scales by the counts.
+    scale = peer_n / ours_n
+    ours_scaled = [t * scale for t in ours_t]
+    print(f"paired  each round's own ratio, over {args.repeat} rounds: {paired(ours_scaled, peer_t)} against the "
+          f"peer as it ships, {paired(ours_scaled, quiet_t)} with the same collector setup")
     for label, fast in (("legal_actions + apply", False), ("legal_codes + apply_code", True)):
         secs, n = random_play(args.random_games, args.repeat, fast)
         print(f"opolyx  random legal play, {label}: {n / secs:9.0f} actions/s")
