@@ -17,7 +17,10 @@ def test_a_simulation_leaves_the_collector_as_it_found_it() -> None:
     seen = [gc.get_threshold() for _record in iter_records(CONFIG)]
     assert len(seen) == 2 and all(t[0] == YOUNG_THRESHOLD for t in seen)  # the games ran with the quiet collector
     assert gc.get_threshold() == before
-    assert gc.get_freeze_count() == frozen
+    # Nothing it froze stays frozen. The count may fall a little: objects frozen before (by an earlier test's
+    # server, in the same process) can be freed meanwhile, such as the bots' last tables, which the first game
+    # replaces. What was frozen before stays frozen: the next test.
+    assert gc.get_freeze_count() <= frozen
 
 
 def test_what_a_process_froze_itself_stays_frozen() -> None:
