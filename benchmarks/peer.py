@@ -62,11 +62,15 @@ def best_of(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
 
 def interleaved(repeat: int, runs: dict[str, Callable[[], int]]) -> dict[str, tuple[list[float], int]]:
     """Each run's CPU time in each of ``repeat`` rounds, and its count. Each round runs every one once, in
-    turn, so that a slow spell of a shared machine falls on all of them rather than on one."""
+    turn, so that a slow spell of a shared machine falls on all of them rather than on one; the order turns
+    by one each round, so that no run always comes after the same one (what it left in the caches and the
+    allocator)."""
     times: dict[str, list[float]] = {name: [] for name in runs}
     counts = dict.fromkeys(runs, 0)
-    for _ in range(repeat):
-        for name, run in runs.items():
+    names = list(runs)
+    for k in range(repeat):
+        for name in names[k % len(names):] + names[:k % len(names)]:
+            run = runs[name]
             start = time.process_time()
             counts[name] = run()
             times[name].append(time.process_time() - start)
