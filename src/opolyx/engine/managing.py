@@ -3,11 +3,8 @@ mortgaging, redeeming, paying off and trading are allowed, and the legal listing
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import eq, itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from opolyx.engine import trades
 from opolyx.engine.actions import Action
@@ -17,9 +14,6 @@ from opolyx.engine.worth import redemption_cost
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
-#: A getter for the entries of several squares at once (a colour group, or every company).
-Getter = Callable[[list[Any]], tuple[Any, ...]]
-
 
 @dataclass(frozen=True, slots=True)
 class CompanyTable:
@@ -27,13 +21,16 @@ class CompanyTable:
     game, so it is built once and shared by every game and copy (bots list actions for every decision).
 
     ``rows`` has one entry per company in board order: (square, colour group number or -1 for dealerships
-    and utilities, level cost, redemption cost). ``groups`` holds per colour group a getter for its
-    squares' entries and its size; ``of_companies`` gets the entries of all companies in row order.
+    and utilities, level cost, redemption cost); ``squares`` holds the same squares alone, so that the
+    seat's companies are found before any row is unpacked. ``groups`` holds per colour group its squares.
+
+    Plain loops over these tuples, not ``itemgetter``/``compress`` over the board's lists: compiled, a loop
+    over the seat's companies costs a fraction of the calls into C builtins, and interpreted it is no slower.
     """
 
     rows: tuple[tuple[int, int, int, int], ...]
-    groups: tuple[tuple[Getter, int], ...]
-    of_companies: Getter
+    squares: tuple[int, ...]
+    groups: tuple[tuple[int, ...], ...]
 
 
 _COMPANY_TABLES: dict[tuple[str, int], CompanyTable] = {}
@@ -45,10 +42,6 @@ def company_table(game: GameState) -> CompanyTable:
     if table is None:
         board = game.board
         names = list(board.groups)
-        getters: dict[str, Getter] = {}
-        for name, idx in board.groups.items():
-            assert len(idx) > 1, "itemgetter returns a tuple only for two or more indices"
-            getters[name] = itemgetter(*idx)
         rows = []
         for i in board.companies:
             sq = board.squares[i]
@@ -56,8 +49,8 @@ def company_table(game: GameState) -> CompanyTable:
             rows.append((i, group, sq.level_cost, redemption_cost(game, i)))
         table = CompanyTable(
             rows=tuple(rows),
-            groups=tuple((getters[name], len(board.groups[name])) for name in names),
-            of_companies=itemgetter(*board.companies),
+            squares=tuple(board.companies),
+            groups=tuple(tuple(board.groups[name]) for name in names),
         )
         _COMPANY_TABLES[key] = table
     return table
@@ -100,19 +93,20 @@ def management_codes(game: GameState, seat: int, pay_step: bool) -> list[int]:
     murabaha = game.murabaha
     built = game.built
     table = company_table(game)
+    groups, rows = table.groups, table.rows
     # Per colour group, computed when first needed: (may build: owned whole and nothing mortgaged, lowest
     # level, highest level). Only building needs the first two, and never in the pay step.
-    states: dict[int, tuple[bool, int, int]] = {}
-    owned = compress(table.rows, map(eq, table.of_companies(owner), repeat(seat)))
-    for i, g, level_cost, redeem in owned:
+    states: list[tuple[bool, int, int] | None] = [None] * len(groups)
+    for k, i in enumerate(table.squares):
+        o = owner[i]
+        if o is None or o != seat:
+            continue
+        _, g, level_cost, redeem = rows[k]
         at = i << KIND_BITS
         if g >= 0:
-            state = states.get(g)
+            state = states[g]
             if state is None:
-                getter, size = table.groups[g]
-                levels = getter(level)
-                may_build = not pay_step and getter(owner).count(seat) == size and True not in getter(mortgaged)
-                state = states[g] = (may_build, min(levels) if may_build else 0, max(levels))
+                state = states[g] = _group_state(groups[g], owner, level, mortgaged, seat, pay_step)
             may_build, low, high = state
             lvl = level[i]
             if may_build and lvl < max_level and (not even or lvl <= low) and i not in built and cash >= level_cost:
@@ -131,3 +125,27 @@ def management_codes(game: GameState, seat: int, pay_step: bool) -> list[int]:
                 if m is not None and cash >= m.amount:
                     acts.append(at | PAY_MURABAHA)
     return acts
+
+
+def _group_state(
+    squares: tuple[int, ...],
+    owner: list[int | None],
+    level: list[int],
+    mortgaged: list[bool],
+    seat: int,
+    pay_step: bool,
+) -> tuple[bool, int, int]:
+    """(may build, lowest level, highest level) of one colour group for ``management_codes``. The lowest
+    level matters only for building, so it is 0 when the seat may not build."""
+    may_build = not pay_step
+    low = high = level[squares[0]]
+    for j in squares:
+        o = owner[j]
+        if o is None or o != seat or mortgaged[j]:
+            may_build = False
+        lv = level[j]
+        if lv < low:
+            low = lv
+        elif lv > high:
+            high = lv
+    return (may_build, low if may_build else 0, high)

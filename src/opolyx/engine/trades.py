@@ -28,7 +28,7 @@ def tradeable_by_seat(game: GameState) -> dict[int, tuple[int, ...]]:
     if cached is not None and cached[0] == owner and cached[1] == level and cached[2] == open_murabaha:
         return cached[3]
     table = managing.company_table(game)
-    built_on = [max(getter(level)) > 0 for getter, _size in table.groups]
+    built_on = [any(level[j] > 0 for j in squares) for squares in table.groups]
     lists: dict[int, list[int]] = {p.seat: [] for p in game.players}
     for i, g, _cost, _redeem in table.rows:
         o = owner[i]
