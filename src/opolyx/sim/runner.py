@@ -14,11 +14,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from opolyx.bots import derive_seed, play_game
 from opolyx.engine.build import build_name
 from opolyx.rules import load_board, load_rules
+from opolyx.sim.shares import play_shared
 from opolyx.sim.stats import COUNTED, GameCollector, Record, aggregate, game_record
 
 
@@ -95,27 +97,30 @@ def quiet_collection() -> Iterator[None]:
         gc.set_threshold(*saved)
 
 
-def _run_task(task: tuple[SimConfig, int]) -> Record:
-    return run_one(*task)
-
-
 def iter_records(config: SimConfig, workers: int = 1, start_method: str | None = None) -> Iterator[Record]:
-    """Records in game-index order; ``workers`` > 1 plays them in a process pool, whose processes start
-    by ``start_method`` (``fork`` or ``spawn``; :func:`pool_start_method` when not given)."""
-    tasks = [(config, i) for i in range(config.games)]
+    """Records in game-index order; ``workers`` > 1 plays them in worker processes (:mod:`.shares`), which
+    start by ``start_method`` (``fork`` or ``spawn``; :func:`pool_start_method` when not given)."""
     # Loaded here, before the collector's freeze in one process, and before a forked worker copies this one.
     load_board(load_rules(config.mode).board)
     if workers <= 1 or config.games <= 1:
         with quiet_collection():
-            for task in tasks:
-                yield _run_task(task)
+            for index in range(config.games):
+                yield run_one(config, index)
         return
     chunk = max(1, min(16, config.games // (workers * 8)))
     method = start_method or pool_start_method()
-    with _workers_skip_main():
-        pool = multiprocessing.get_context(method).Pool(workers, initializer=quiet_collector)
-    with pool:
-        yield from pool.imap(_run_task, tasks, chunksize=chunk)
+    # Started with this process's objects frozen: a forked worker's first collection then leaves the pages it
+    # shares with this process alone, instead of touching (and so copying) every one of them.
+    with _workers_skip_main(), quiet_collection():
+        records = play_shared(multiprocessing.get_context(method), workers, partial(run_one, config), config.games,
+                              chunk, setup=quiet_collector)
+        first = next(records, None)
+    try:
+        if first is not None:
+            yield first
+            yield from records
+    finally:
+        records.close()  # stops the workers when the caller stops early
 
 
 def pool_start_method() -> str:
