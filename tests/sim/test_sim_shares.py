@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -63,3 +66,37 @@ def test_closing_early_stops_the_workers() -> None:
     assert children
     results.close()
     assert not any(p.is_alive() for p in children)
+
+
+CTRL_C = """
+import sys
+from opolyx.cli import app
+sys.argv = ["opolyx", "simulate", "--mode", "classic", "--seats", "4", "--bots", "normal", "--games", "100000",
+            "--workers", "2"]
+app()
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="Ctrl-C is sent to a process group here")
+def test_ctrl_c_stops_a_run_with_workers_quietly() -> None:
+    """Ctrl-C reaches the command and its workers together: the run stops at once, with no traceback from any
+    worker, and none is left playing."""
+    proc = subprocess.Popen([sys.executable, "-c", CTRL_C], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        assert proc.stderr is not None
+        seen = ""
+        while "game/s" not in seen:  # the progress bar: games are being played
+            char = proc.stderr.read(1)
+            assert char, "the command ended before playing"
+            seen += char
+        os.killpg(proc.pid, signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # the group is empty: no worker survived

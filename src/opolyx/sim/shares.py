@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable, Generator
+from contextlib import suppress
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.sharedctypes import Synchronized
@@ -46,8 +47,11 @@ def _play_chunks(
                 break
             conn.send((first, [play(i) for i in range(first, min(first + chunk, count))]))
         conn.send(None)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C reaches the whole process group: the parent stops the run and says so
     except BaseException:  # reported to the parent, which raises it there
-        conn.send(traceback.format_exc())
+        with suppress(OSError):  # unless the parent is gone
+            conn.send(traceback.format_exc())
     finally:
         conn.close()
 
