@@ -42,6 +42,7 @@ def check_tables(game: Game, _events: list[dict[str, Any]]) -> None:
             assert d.threat[seat] == (top, total)
             assert d.reserve[seat] == min(600 + top // 2 + total // 20, 8000)
             assert d.holding_value(game, seat) == holding_value(game, info, seat)
+            assert holding_value(game, info, seat) == pytest.approx(holding_scan(game, seat), rel=1e-12, abs=1e-9)
             assert d.mortgaged_by[seat] == [i for i in info.companies if owner[i] == seat and game.mortgaged[i]]
             complete, short_one, near = [], [], []
             for _g, members in info.groups:
@@ -57,6 +58,71 @@ def check_tables(game: Game, _events: list[dict[str, Any]]) -> None:
             assert d.complete[seat] == complete
             assert d.short_one[seat] == short_one
             assert d.near[seat] == near
+
+
+def holding_scan(game: Game, seat: int, owner: list[int | None] | None = None) -> float:
+    """What the normal bot's holding value means, walked square by square: a colour group's held streets at
+    their price times the completion factor (and the group's heat), the first held street's levels and
+    mortgage; dealerships and utilities at a price growing with how many of the kind are held."""
+    info = board_info(game.board)
+    own = game.owner if owner is None else owner
+    pct = game.rules.redemption_percent
+    total = 0.0
+    counted: set[str] = set()
+    for i in info.companies:
+        if own[i] != seat:
+            continue
+        price = info.price[i]
+        kind = info.kind[i]
+        if kind == "street":
+            group = info.group_of[i]
+            assert group is not None
+            if group in counted:
+                continue
+            counted.add(group)
+            held = [j for j in info.group_members[i] if own[j] == seat]
+            total += sum(info.price[j] for j in held) * info.factors[i][len(held)] * info.hot[i]
+        else:
+            squares = info.dealerships if kind == "dealership" else info.utilities
+            n = sum(1 for j in squares if own[j] == seat)
+            total += price * ((1.0 + 0.125 * (n - 1)) if kind == "dealership" else (0.75 + 0.2 * (n - 1)))
+        if game.mortgaged[i]:
+            total -= price // 2 * pct // 100
+        total += game.level[i] * info.level_cost[i]
+    return total
+
+
+def check_trade_values(game: Game, _events: list[dict[str, Any]]) -> None:
+    """A trade's holding values, priced from the seats' shares with only the traded units worked out again,
+    are exactly those of the holdings after it priced from scratch."""
+    if game.result is not None:
+        return
+    info = board_info(game.board)
+    d = derived(game, info)
+    owner = game.owner
+    for i in info.companies:
+        a = owner[i]
+        if a is None:
+            continue
+        b = (a + 1 + game.seq % (game.seats - 1)) % game.seats
+        partner = next(j for j in info.companies if owner[j] == b) if b in owner else None
+        after = owner[:]
+        after[i] = b
+        units = 1 << info.unit_of[i]
+        if partner is not None:
+            after[partner] = a
+            units |= 1 << info.unit_of[partner]
+        for seat in (a, b):
+            assert d.holding_after(game, seat, after, units) == holding_value(game, info, seat, after)
+            assert d.holding_after(game, seat, after, units) == pytest.approx(holding_scan(game, seat, after),
+                                                                               rel=1e-12, abs=1e-9)
+
+
+@pytest.mark.parametrize("mode", ["classic", "team"])
+def test_trade_values_priced_from_the_seats_shares_match_a_fresh_pricing(mode: str) -> None:
+    game = play_game(mode, 4, derive_seed(37, mode), ["normal"] * 4, on_events=check_trade_values,
+                     rules={"round_limit": 40})
+    assert game.result is not None
 
 
 @pytest.mark.parametrize("mode", mode_names())

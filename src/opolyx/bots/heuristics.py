@@ -279,48 +279,69 @@ def standing(game: Game, info: BoardInfo, seat: int) -> float:
 
 
 def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, every_street: bool) -> float:
-    # One walk over the companies in board order, adding the terms of the seat's own as it meets them: the
-    # float comes out the same as any walk adding the same terms in that order. Compiled, the walk and the
-    # counts of dealerships and utilities (``count_held``) are C loops; a list of the seat's companies
-    # first, or a getter's tuple and its ``count``, would be Python objects and calls.
+    # The sum of the units' shares in unit order, from 0.0: :meth:`Derived.holding_after` adds the same
+    # shares in the same order with a few of them priced again, so a trade's delta is exact where its
+    # squares leave a unit's share as it was.
     total = 0.0
-    mortgaged, level = game.mortgaged, game.level
-    prices, hot, level_cost, unit_of = info.price, info.hot, info.level_cost, info.unit_of
-    streets = len(info.street_groups)
+    for unit in range(len(info.street_groups) + 2):
+        total += unit_holding(game, info, seat, own, unit, every_street)
+    return total
+
+
+def unit_holding(game: Game, info: BoardInfo, seat: int, own: list[int | None], unit: int,
+                 every_street: bool) -> float:
+    """``seat``'s share of :func:`holding_value` (or, with ``every_street``, of :func:`standing`) from one
+    unit: a colour group, the dealerships or the utilities (``BoardInfo.unit_of``).
+
+    A trade or a purchase changes the shares of the units its squares belong to and no other: trade deltas
+    price those again and take the rest from the seat's shares before (:meth:`Derived.holding_after`)."""
+    prices, mortgaged, level, level_cost = info.price, game.mortgaged, game.level, info.level_cost
     pct = game.rules.redemption_percent
-    dealers = utils = -1
-    done = 0  # the colour groups already counted, one bit each
-    for i in info.companies:
-        if (o := own[i]) is None or o != seat:
+    groups = info.street_groups
+    streets = len(groups)
+    total = 0.0
+    if unit < streets:
+        members = groups[unit][0]
+        first = -1
+        k = held = 0
+        for j in members:
+            if (o := own[j]) is not None and o == seat:
+                if first < 0:
+                    first = j
+                k += 1
+                held += prices[j]
+        if first < 0:
+            return 0.0
+        total = held * info.factors[first][k] * info.hot[first]
+        # Only the first street held brings its levels and mortgage (the normal bot's thresholds were tuned
+        # against exactly this), unless every street counts.
+        for j in members:
+            if (o := own[j]) is None or o != seat:
+                continue
+            if mortgaged[j]:
+                total -= prices[j] // 2 * pct // 100
+            lvl = level[j]
+            if lvl:
+                total += lvl * level_cost[j]
+            if not every_street:
+                break
+        return total
+    dealers = unit == streets
+    squares = info.dealerships if dealers else info.utilities
+    n = count_held(own, squares, seat)
+    if n == 0:
+        return 0.0
+    factor = 1.0 + 0.125 * (n - 1) if dealers else 0.75 + 0.2 * (n - 1)
+    for j in squares:
+        if (o := own[j]) is None or o != seat:
             continue
-        price = prices[i]
-        unit = unit_of[i]
-        if unit < streets:
-            if done >> unit & 1:
-                if not every_street:
-                    continue
-            else:
-                done |= 1 << unit
-                k = held = 0
-                for j in info.group_members[i]:
-                    o = own[j]
-                    if o is not None and o == seat:
-                        k += 1
-                        held += prices[j]
-                total += held * info.factors[i][k] * hot[i]
-        elif unit == streets:
-            if dealers < 0:
-                dealers = count_held(own, info.dealerships, seat)
-            total += price * (1.0 + 0.125 * (dealers - 1))
-        else:
-            if utils < 0:
-                utils = count_held(own, info.utilities, seat)
-            total += price * (0.75 + 0.2 * (utils - 1))
-        if mortgaged[i]:
+        price = prices[j]
+        total += price * factor
+        if mortgaged[j]:
             total -= price // 2 * pct // 100
-        lvl = level[i]
-        if lvl:  # adding 0 would leave the float as it is
-            total += lvl * level_cost[i]
+        lvl = level[j]
+        if lvl:
+            total += lvl * level_cost[j]
     return total
 
 
@@ -417,7 +438,9 @@ class Derived:
         "serial",
         "shapes",
         "short_one",
+        "stale",
         "teams",
+        "terms",
         "top_by",
         "total_by",
         "unowned",
@@ -454,6 +477,10 @@ class Derived:
         self.info = info
         self.rules = game.rules
         self.holding: list[float | None] = [None] * game.seats
+        #: Per seat, lazily, its holding value's share of each unit (:func:`unit_holding`), in unit order, and
+        #: the units (one bit each) whose shares a change since has left to work out again.
+        self.terms: list[list[float] | None] = [None] * game.seats
+        self.stale: list[int] = [0] * game.seats
         self.memo: dict[tuple[object, ...], object] = {}
         #: Trade value (SPEC.md 8) per company asked about: it follows from the mortgages alone.
         self.values: dict[int, int] = {}
@@ -676,22 +703,32 @@ class Derived:
             threat = self._threat = [self._threat_of(seat) for seat in range(len(self.top_by))]
         return threat
 
-    def keep(self, old_owner: list[int | None], holding: list[float | None], old_memo: dict[tuple[object, ...], object],
-             changed: list[int]) -> None:
+    def keep(self, old_owner: list[int | None], holding: list[float | None], terms: list[list[float] | None],
+             stale: list[int], old_memo: dict[tuple[object, ...], object], changed: list[int]) -> None:
         """Take over from the judgements made on the holdings before (``old_owner``: who owned what then) what
         the ``changed`` companies (other owner, level or mortgage) leave standing: the holding value of each
         seat that held none of them before and holds none now, and the memo entries about two such seats and
         other squares. A purchase or a build then costs the judgements of the seats it involves, not every
         seat's."""
-        owner = self.owner
-        seats = touched = 0  # the seats involved and the changed companies, one bit each
+        owner, unit_of = self.owner, self.info.unit_of
+        seats = touched = units = 0  # the seats involved, the changed companies and their units, one bit each
         for j in changed:
             touched |= 1 << j
+            units |= 1 << unit_of[j]
             if (was := old_owner[j]) is not None:
                 seats |= 1 << was
             if (now := owner[j]) is not None:
                 seats |= 1 << now
-        self.holding = [None if seats >> s & 1 else holding[s] for s in range(len(holding))]
+        # A seat's shares of the units the change left alone stand: only the changed units are priced again.
+        if holding is self.holding:  # moved on in place, where nobody else reads these lists: change them
+            for s in range(len(holding)):
+                if seats >> s & 1:
+                    holding[s] = None
+                    stale[s] |= units
+        else:
+            self.holding = [None if seats >> s & 1 else holding[s] for s in range(len(holding))]
+            self.terms = terms[:]
+            self.stale = [stale[s] | units if seats >> s & 1 else stale[s] for s in range(len(stale))]
         memo: dict[tuple[object, ...], object] = {}
         for k, v in old_memo.items():
             if (not seats >> cast("int", k[1]) & 1 and not seats >> cast("int", k[2]) & 1
@@ -700,10 +737,41 @@ class Derived:
                 memo[k] = v
         self.memo = memo
 
+    def unit_terms(self, game: Game, seat: int) -> list[float]:
+        t = self.terms[seat]
+        if t is None:
+            own, info = game.owner, self.info
+            t = self.terms[seat] = [unit_holding(game, info, seat, own, u, False)
+                                    for u in range(len(info.street_groups) + 2)]
+            self.stale[seat] = 0
+        elif stale := self.stale[seat]:
+            own, info = game.owner, self.info
+            t = t[:]  # the tables before the change may still hold (and read) the list as it was
+            for u in range(len(t)):
+                if stale >> u & 1:
+                    t[u] = unit_holding(game, info, seat, own, u, False)
+            self.terms[seat] = t
+            self.stale[seat] = 0
+        return t
+
     def holding_value(self, game: Game, seat: int) -> float:
+        """:func:`holding_value` of ``seat`` now: its units' shares, summed as :func:`_holdings` sums them."""
         v = self.holding[seat]
         if v is None:
-            v = self.holding[seat] = holding_value(game, self.info, seat)
+            v = 0.0
+            for x in self.unit_terms(game, seat):
+                v += x
+            self.holding[seat] = v
+        return v
+
+    def holding_after(self, game: Game, seat: int, after: list[int | None], units: int) -> float:
+        """:func:`holding_value` of ``seat`` were the companies owned as in ``after``, which differs from now
+        only in the ``units`` given (one bit each): their shares priced again, the others' taken as they are."""
+        info = self.info
+        terms = self.unit_terms(game, seat)
+        v = 0.0
+        for u in range(len(terms)):
+            v += unit_holding(game, info, seat, after, u, False) if units >> u & 1 else terms[u]
         return v
 
     def trade_value(self, game: Game, square: int) -> int:
@@ -802,7 +870,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     if same_owners + same_mortgages + same_levels < 2:
         changed = list(set(changed))  # a company with two of them changed appears once
     old_owner, old_mortgaged = d.owner, d.mortgaged
-    values, by_owner, holding, memo = d.values, d.by_owner, d.holding, d.memo
+    values, by_owner, holding, terms, stale, memo = d.values, d.by_owner, d.holding, d.terms, d.stale, d.memo
     if same_game and not d.lent and len(changed) <= _UPDATE_LIMIT:
         # The game moved on and no other game took these tables over: move them on in place (a decision
         # never spans a change of its own game, so nobody holds the tables as they were).
@@ -828,8 +896,8 @@ def derived(game: Game, info: BoardInfo) -> Derived:
             else:
                 new.values = {j: v for j, v in values.items() if mortgaged[j] == old_mortgaged[j]}
     # Only the game that moved on keeps its judgements; a look-ahead copy starts afresh.
-    if same_game and (memo or holding.count(None) != len(holding)):
-        new.keep(old_owner, holding, memo, changed)
+    if same_game and (memo or holding.count(None) != len(holding) or terms.count(None) != len(terms)):
+        new.keep(old_owner, holding, terms, stale, memo, changed)
     _LAST[0] = new
     return new
 

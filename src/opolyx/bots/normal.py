@@ -18,7 +18,6 @@ from opolyx.bots.heuristics import (
     count_held,
     derived,
     expected_step_cost,
-    holding_value,
     liquidation,
     marginal_value,
     owns_group,
@@ -409,12 +408,16 @@ class NormalBot(BaseBot):
         hit = cast("tuple[float, float] | None", d.memo.get(key))
         if hit is None:
             after = game.owner[:]
+            unit_of = info.unit_of
+            units = 0  # the units whose shares the trade changes, one bit each
             for i in give.squares:
                 after[i] = recipient
+                units |= 1 << unit_of[i]
             for i in take.squares:
                 after[i] = proposer
-            hit = (holding_value(game, info, proposer, after) - d.holding_value(game, proposer),
-                   holding_value(game, info, recipient, after) - d.holding_value(game, recipient))
+                units |= 1 << unit_of[i]
+            hit = (d.holding_after(game, proposer, after, units) - d.holding_value(game, proposer),
+                   d.holding_after(game, recipient, after, units) - d.holding_value(game, recipient))
             d.memo[key] = hit
         h_prop, h_rec = hit
         return h_prop + take.cash - give.cash, h_rec + give.cash - take.cash
