@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from opolyx.engine.state import Offer
+from opolyx.engine.state import ALL_SQUARES, Offer
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -419,13 +419,13 @@ class Derived:
     __slots__ = (
         "_threat",
         "by_owner",
-        "changes",
         "complete",
         "game",
         "holding",
         "info",
         "lent",
         "level",
+        "logged",
         "memo",
         "mortgaged",
         "mortgaged_by",
@@ -467,8 +467,8 @@ class Derived:
         #: The game and the step these tables were last found to match (a hit for the same step is free).
         self.game = game
         self.seq = game.seq
-        #: The game's ``holdings_changes`` when these tables were last found to match it.
-        self.changes = game.holdings_changes
+        #: How long the game's ``holdings_log`` was when these tables were last found to match it.
+        self.logged = len(game.holdings_log)
         #: Names these tables where a bot remembers what it scanned them for (``SeatMemory.idle_scan``): a
         #: number, not a reference, which would tie the game (``game.bot_memory``) and the tables in a cycle
         #: that only the garbage collector could free.
@@ -836,39 +836,64 @@ def derived(game: Game, info: BoardInfo) -> Derived:
         new = _LAST[0] = Derived(game, info)
         return new
     same_game = d.game is game  # then the same board, rules, teams and seats too
+    hint: list[int] | None = None
     if same_game:
         if d.seq == game.seq:
             return d
-        if game.engine_only and d.changes == game.holdings_changes:
-            d.seq = game.seq  # only the rule modules change these holdings, and they have not since
-            return d
+        if game.engine_only:
+            # Only the rule modules change these holdings, and they log each company they change.
+            log = game.holdings_log
+            if d.logged == len(log):
+                d.seq = game.seq
+                return d
+            hint = log[d.logged:]
+            if len(hint) > _UPDATE_LIMIT or ALL_SQUARES in hint:
+                hint = None
     elif (d.info is not info or not (d.rules is game.rules or d.rules == game.rules) or d.teams != _teams_key(game)
           or len(d.reserve) != game.seats):
         new = _LAST[0] = Derived(game, info)
         return new
     owner, mortgaged, level = game.owner, game.mortgaged, game.level
-    same_owners = d.owner == owner
-    same_mortgages = d.mortgaged == mortgaged
-    same_levels = d.level == level
+    changed: list[int] = []
+    if hint is not None:
+        # The companies the log names, less those changed back since: no 40-square list is compared.
+        same_owners = same_mortgages = same_levels = True
+        before_owner, before_mortgaged, before_level = d.owner, d.mortgaged, d.level
+        for j in hint:
+            other_owner = (now := owner[j]) is not (was := before_owner[j]) and now != was
+            other_mortgage = mortgaged[j] != before_mortgaged[j]
+            other_level = level[j] != before_level[j]
+            if other_owner:
+                same_owners = False
+            if other_mortgage:
+                same_mortgages = False
+            if other_level:
+                same_levels = False
+            if (other_owner or other_mortgage or other_level) and j not in changed:
+                changed.append(j)
+    else:
+        same_owners = d.owner == owner
+        same_mortgages = d.mortgaged == mortgaged
+        same_levels = d.level == level
     if same_owners and same_mortgages and same_levels:
         if not same_game:
             d.lent = True
-        d.game, d.seq, d.changes = game, game.seq, game.holdings_changes
+        d.game, d.seq, d.logged = game, game.seq, len(game.holdings_log)
         return d
-    companies = info.companies
-    changed: list[int] = []
-    if not same_owners:
-        before_owner = d.owner
-        # Identity first: compiled, a pointer comparison, and only owners that differ are compared as values.
-        changed += [j for j in companies if (now := owner[j]) is not (was := before_owner[j]) and now != was]
-    if not same_mortgages:
-        before_mortgaged = d.mortgaged
-        changed += [j for j in companies if mortgaged[j] != before_mortgaged[j]]
-    if not same_levels:
-        before_level = d.level
-        changed += [j for j in companies if level[j] != before_level[j]]
-    if same_owners + same_mortgages + same_levels < 2:
-        changed = list(set(changed))  # a company with two of them changed appears once
+    if hint is None:
+        companies = info.companies
+        if not same_owners:
+            before_owner = d.owner
+            # Identity first: compiled, a pointer comparison, and only owners that differ are compared as values.
+            changed += [j for j in companies if (now := owner[j]) is not (was := before_owner[j]) and now != was]
+        if not same_mortgages:
+            before_mortgaged = d.mortgaged
+            changed += [j for j in companies if mortgaged[j] != before_mortgaged[j]]
+        if not same_levels:
+            before_level = d.level
+            changed += [j for j in companies if level[j] != before_level[j]]
+        if same_owners + same_mortgages + same_levels < 2:
+            changed = list(set(changed))  # a company with two of them changed appears once
     old_owner, old_mortgaged = d.owner, d.mortgaged
     values, by_owner, holding, terms, stale, memo = d.values, d.by_owner, d.holding, d.terms, d.stale, d.memo
     if same_game and not d.lent and len(changed) <= _UPDATE_LIMIT:
@@ -876,7 +901,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
         # never spans a change of its own game, so nobody holds the tables as they were).
         new = d
         d._advance(game, changed)
-        d.seq, d.changes = game.seq, game.holdings_changes
+        d.seq, d.logged = game.seq, len(game.holdings_log)
         _SERIAL[0] += 1
         d.serial = _SERIAL[0]
     else:

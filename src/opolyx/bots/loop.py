@@ -135,7 +135,7 @@ def play_game(
     game.reported = event_types
     game.keeps_actions = keep_actions
     # Only the rule modules change this game's holdings while the loop plays it: the bots' tables may tell
-    # a change by ``holdings_changes`` alone. Given back, the game is anyone's to change again.
+    # a change by ``holdings_log`` alone. Given back, the game is anyone's to change again.
     game.engine_only = True
     try:
         steps = 0

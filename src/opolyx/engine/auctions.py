@@ -67,7 +67,7 @@ def auction_won(game: GameState) -> None:
     assert a is not None and a.leader is not None and a.bid is not None
     paying.pay_bank(game, a.leader, a.bid)
     game.owner[a.square] = a.leader
-    game.holdings_changes += 1
+    game.holdings_log.append(a.square)
     game._emit("auction_won", seat=a.leader, square=a.square, amount=a.bid)
     game.auction = None
     game.phase = "resolving"
@@ -103,7 +103,7 @@ def on_buy(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("insufficient_cash", "not enough cash to buy")
     paying.pay_bank(game, seat, price)
     game.owner[i] = seat
-    game.holdings_changes += 1
+    game.holdings_log.append(i)
     game.offer_square = None
     if (reported := game.reported) is None or "company_bought" in reported:
         game._emit("company_bought", seat=seat, square=i, price=price)

@@ -78,7 +78,7 @@ def on_build(game: GameState, seat: int | None, action: Action) -> None:
     cost = game.board.squares[i].level_cost
     paying.pay_bank(game, seat, cost)
     game.level[i] += 1
-    game.holdings_changes += 1
+    game.holdings_log.append(i)
     game.built.add(i)
     if (reported := game.reported) is None or "built" in reported:
         game._emit("built", seat=seat, square=i, level=game.level[i], cost=cost)
@@ -88,7 +88,7 @@ def sell(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
     """A sold level returns half its cost (``sell_back_percent``)."""
     refund = game.board.squares[i].level_cost * game.rules.sell_back_percent // 100
     game.level[i] -= 1
-    game.holdings_changes += 1
+    game.holdings_log.append(i)
     game.players[seat].cash += refund
     game.bank_paid += refund
     if (reported := game.reported) is None or "sold" in reported:

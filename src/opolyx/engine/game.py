@@ -180,7 +180,7 @@ class Game(GameState):
         self.setup: dict[str, Any] = {}
         self._ev: list[Event] = []
         self.reported = None
-        self.holdings_changes = 0
+        self.holdings_log = []
         self.engine_only = False
         self.keeps_actions = True
         self._emit("game_started", mode=rules.mode, seats=seats, order=list(self.order), first=first)

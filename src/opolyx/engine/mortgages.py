@@ -41,7 +41,7 @@ def mortgage(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
     """Receive the mortgage value (half the price); Speed starts the expiry countdown."""
     value = game.board.squares[i].mortgage_value
     game.mortgaged[i] = True
-    game.holdings_changes += 1
+    game.holdings_log.append(i)
     if game.rules.mortgage_expiry_rounds:
         game.mortgage_left[i] = game.rules.mortgage_expiry_rounds
     game.players[seat].cash += value
@@ -64,7 +64,7 @@ def tick(game: GameState, seat: int) -> None:
             del game.mortgage_left[i]
             game.owner[i] = None
             game.mortgaged[i] = False
-            game.holdings_changes += 1
+            game.holdings_log.append(i)
             game._emit("mortgage_expired", seat=seat, square=i)
 
 
@@ -86,7 +86,7 @@ def on_redeem(game: GameState, seat: int | None, action: Action) -> None:
     cost = redemption_cost(game, i)
     paying.pay_bank(game, seat, cost)
     game.mortgaged[i] = False
-    game.holdings_changes += 1
+    game.holdings_log.append(i)
     game.mortgage_left.pop(i, None)
     game._emit("redeemed", seat=seat, square=i, cost=cost)
 

@@ -40,7 +40,7 @@ def on_buy_murabaha(game: GameState, seat: int | None, action: Action) -> None:
     amount = price * (100 + game.rules.murabaha_markup_percent) // 100
     due = game.round + game.rules.murabaha_rounds
     game.owner[i] = seat
-    game.holdings_changes += 1
+    game.holdings_log.append(i)
     game.murabaha[i] = Murabaha(i, seat, amount, due)
     game.offer_square = None
     game._emit("murabaha_bought", seat=seat, square=i, price=price, amount=amount, due_round=due)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from opolyx.engine import actions, auctions, building, ending, jail, managing, mortgages, teams, turns
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
-from opolyx.engine.state import Creditor, Debt, Event
+from opolyx.engine.state import ALL_SQUARES, Creditor, Debt, Event
 from opolyx.engine.worth import liquidation_value
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None)
         if d in game.debts:
             game.debts.remove(d)
     game.debts = [d for d in game.debts if d.debtor != seat]
-    game.holdings_changes += 1
+    game.holdings_log.append(ALL_SQUARES)
     if heir is not None:
         for i in owned:
             game.owner[i] = heir

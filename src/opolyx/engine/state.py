@@ -16,11 +16,14 @@ import random
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from opolyx.rules import Board, Card, Rules
 
 Event: TypeAlias = dict[str, Any]
+
+#: A ``GameState.holdings_log`` entry for a change of many companies at once (a bankruptcy).
+ALL_SQUARES: Final = -1
 
 #: (owner, level, open Murabaha squares, tradeable squares by seat): see ``trades.tradeable_by_seat``.
 TradeableCache = tuple[list[int | None], list[int], tuple[int, ...], dict[int, tuple[int, ...]]]
@@ -290,12 +293,13 @@ class GameState:
     #: often, written out (``(reported := game.reported) is None or kind in reported``): in pure Python a
     #: method call would cost more than the dict it saves; ``_emit`` drops the others.
     reported: frozenset[str] | None
-    #: How many times the rule modules changed who owns a company, its level or its mortgage. With
-    #: ``engine_only`` set, a cache of what follows from those three lists (the bots' tables, docs/bots.md)
-    #: compares this number instead of the lists' contents. Not part of the state: never in ``snapshot``,
-    #: saves or replays.
-    holdings_changes: int
-    #: Whether nothing but the rule modules changes this game's holdings, so that ``holdings_changes`` tells
+    #: The companies whose owner, level or mortgage the rule modules changed, in order, one entry per change
+    #: (``ALL_SQUARES`` for a bankruptcy, which changes many at once). With ``engine_only`` set, a cache of what
+    #: follows from those three lists (the bots' tables, docs/bots.md) reads the entries added since it last
+    #: matched instead of comparing the lists' contents. Not part of the state: never in ``snapshot``, saves
+    #: or replays; a copy starts with an empty one.
+    holdings_log: list[int]
+    #: Whether nothing but the rule modules changes this game's holdings, so that ``holdings_log`` tells
     #: every change: set by the bot loop (``play_game``) while it plays the game, and kept by ``copy``.
     #: Anything else may write ``owner``, ``level`` or ``mortgaged`` directly (a test setting up a position,
     #: a tool), so it is False by default, and the caches then compare contents.
@@ -394,7 +398,7 @@ class GameState:
         self.setup = other.setup
         self.start_events = other.start_events
         self.reported = other.reported
-        self.holdings_changes = other.holdings_changes
+        self.holdings_log = []
         self.engine_only = other.engine_only
         self.keeps_actions = other.keeps_actions
 

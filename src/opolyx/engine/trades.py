@@ -198,7 +198,8 @@ def on_accept_trade(game: GameState, seat: int | None, action: Action) -> None:
         game.owner[i] = t.recipient
     for i in t.take.squares:
         game.owner[i] = t.proposer
-    game.holdings_changes += 1
+    game.holdings_log.extend(t.give.squares)
+    game.holdings_log.extend(t.take.squares)
     del game.trades[t.id]
     game._emit_data("trade_accepted", t.to_public(game.rules.trade_seconds))
 

@@ -1,7 +1,7 @@
-"""``Game.holdings_changes`` moves on with every change the rule modules make to who owns what, a level or a
-mortgage (docs/engine.md "Fast path"). While the bot loop plays a game (``engine_only``) the bots' tables trust
-that number instead of comparing the 40-square lists, so a change it missed would leave a bot judging a board
-that is no longer there."""
+"""``Game.holdings_log`` names every company whose owner, level or mortgage the rule modules change (docs/engine.md
+"Fast path"). While the bot loop plays a game (``engine_only``) the bots' tables read the companies it names
+instead of comparing the 40-square lists, so a change it missed would leave a bot judging a board that is no
+longer there."""
 
 from __future__ import annotations
 
@@ -14,28 +14,33 @@ import opolyx
 from opolyx import Game
 from opolyx.bots import derive_seed, play_game
 from opolyx.bots.heuristics import board_info, derived
+from opolyx.engine.state import ALL_SQUARES
 from opolyx.rules import mode_names
 
 
 class HoldingsWatch:
-    """Checks after every action that a change of the holdings moved ``holdings_changes`` on."""
+    """Checks after every action that each company whose holding changed was logged (or a bankruptcy was)."""
 
     def __init__(self) -> None:
         self.before: tuple[list[int | None], list[int], list[bool], int] | None = None
         self.changes_seen = 0
 
     def __call__(self, game: Game, _events: object = None) -> None:
-        now = (list(game.owner), list(game.level), list(game.mortgaged), game.holdings_changes)
+        log = game.holdings_log
+        now = (list(game.owner), list(game.level), list(game.mortgaged), len(log))
         if self.before is not None:
-            owner, level, mortgaged, count = self.before
-            assert game.holdings_changes >= count
-            if (owner, level, mortgaged) != (now[0], now[1], now[2]):
-                assert game.holdings_changes > count, "the holdings changed and holdings_changes did not"
+            owner, level, mortgaged, logged = self.before
+            assert len(log) >= logged
+            new = log[logged:]
+            changed = {i for i in range(len(owner))
+                       if (owner[i], level[i], mortgaged[i]) != (now[0][i], now[1][i], now[2][i])}
+            if changed:
                 self.changes_seen += 1
+                assert ALL_SQUARES in new or changed <= set(new), f"changed {changed}, logged {new}"
         self.before = now
 
 
-def test_every_change_in_bot_games_moves_the_count_on() -> None:
+def test_every_change_in_bot_games_is_logged() -> None:
     """Purchases, auctions, builds, sales, mortgages, redemptions, trades, bankruptcies (to a player and to
     the bank), Speed's expiring mortgages and Halal's Murabaha, in every mode."""
     for mode in mode_names():
@@ -50,7 +55,7 @@ def test_every_change_in_bot_games_moves_the_count_on() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(mode=st.sampled_from(mode_names()), seed=st.integers(0, 2**31), steps=st.integers(50, 600))
-def test_every_change_in_random_legal_play_moves_the_count_on(mode: str, seed: int, steps: int) -> None:
+def test_every_change_in_random_legal_play_is_logged(mode: str, seed: int, steps: int) -> None:
     rng = random.Random(seed)
     game = opolyx.new_game(mode, 4, seed, seat_info=[{"vip": True}] * 4)
     watch = HoldingsWatch()
@@ -65,7 +70,7 @@ def test_every_change_in_random_legal_play_moves_the_count_on(mode: str, seed: i
         watch(game)
 
 
-def test_the_loop_trusts_the_count_only_while_it_plays() -> None:
+def test_the_loop_trusts_the_log_only_while_it_plays() -> None:
     """``engine_only`` is on while ``play_game`` plays (and in copies made then), off in the game it returns:
     a test or tool changing that game's squares directly is then seen by the bots' tables as before."""
     seen: list[bool] = []
@@ -81,7 +86,7 @@ def test_the_loop_trusts_the_count_only_while_it_plays() -> None:
     info = board_info(game.board)
     before = derived(game, info)
     square = next(i for i in info.companies if game.owner[i] is None or game.owner[i] != 0)
-    game.owner[square] = 0  # directly, without the engine: holdings_changes stays where it was
+    game.owner[square] = 0  # directly, without the engine: nothing is logged
     game.seq += 1
     after = derived(game, info)
     assert after.owner[square] == 0
