@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from opolyx.cli import app
-from opolyx.sim.league import LeagueConfig, Ratings, UnknownEntrant, check_entrants, line_up, run_league
+from opolyx.sim.league import LeagueConfig, Ratings, UnknownEntrant, check_entrants, iter_games, line_up, run_league
 
 runner = CliRunner()
 
@@ -74,3 +74,8 @@ def test_league_command_names_an_unknown_entrant() -> None:
     result = runner.invoke(app, ["simulate", "--league", "--bots", "normal,zebra", "--no-progress"])
     assert result.exit_code != 0
     assert "zebra" in result.output
+
+
+def test_workers_play_the_same_league() -> None:
+    config = LeagueConfig("blitz", 4, ("normal", "easy"), ("normal",), 3, 11)
+    assert list(iter_games(config, workers=2)) == list(iter_games(config, workers=1))

@@ -23,10 +23,12 @@ import multiprocessing
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from opolyx.bots import STRENGTHS, Bot, derive_seed, make_bot, play_game
+from opolyx.sim.shares import play_shared
 from opolyx.sim.stats import wilson
 
 #: Our entrants beyond the plain strengths.
@@ -125,20 +127,20 @@ def play_one(config: LeagueConfig, pairing: int, index: int) -> dict[str, Any]:
     }
 
 
-def _task(task: tuple[LeagueConfig, int, int]) -> dict[str, Any]:
-    return play_one(*task)
+def _play_numbered(config: LeagueConfig, number: int) -> dict[str, Any]:
+    """Game ``number`` of the league, counting every pairing's games in turn."""
+    return play_one(config, number // config.games, number % config.games)
 
 
 def iter_games(config: LeagueConfig, workers: int = 1) -> Iterator[dict[str, Any]]:
     """Every game of every pairing, in (pairing, index) order whatever the number of workers."""
-    tasks = [(config, p, i) for p in range(len(config.pairings())) for i in range(config.games)]
+    count = len(config.pairings()) * config.games
     if workers <= 1:
-        for t in tasks:
-            yield _task(t)
+        for number in range(count):
+            yield _play_numbered(config, number)
         return
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers) as pool:
-        yield from pool.imap(_task, tasks, chunksize=max(1, min(8, len(tasks) // (workers * 8))))
+    yield from play_shared(multiprocessing.get_context("spawn"), workers, partial(_play_numbered, config), count,
+                           max(1, min(8, count // (workers * 8))))
 
 
 class Ratings:
