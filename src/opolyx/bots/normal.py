@@ -599,8 +599,8 @@ class NormalBot(BaseBot):
         for j, o in targets:
             # The cheap tests first (all but the last are free of side effects, so their order is free).
             before = proposals.get((o, (), (j,)))
-            if before is not None and info.kind[j] == "street":
-                continue  # a street is asked for once, at face value
+            if before is not None and (info.kind[j] == "street" or game.round - before[0] < 10):
+                continue  # a street is asked for once, at face value; the rest again ten rounds on (``_remember``)
             value = d.trade_value(game, j)
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)
             if price > 2 * value or cash - price < res + 1000:
