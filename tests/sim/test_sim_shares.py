@@ -100,3 +100,11 @@ def test_ctrl_c_stops_a_run_with_workers_quietly() -> None:
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)  # the group is empty: no worker survived
+
+
+def as_text(i: int) -> str:
+    return f"game {i}"
+
+
+def test_results_of_any_type_come_back_as_they_are() -> None:
+    assert list(play_shared(CTX, 2, as_text, 9, 2)) == [f"game {i}" for i in range(9)]

@@ -1,7 +1,7 @@
 """Playing a run's games in worker processes that each take the next few games from a shared counter.
 
 ``multiprocessing.Pool`` did this before, and two workers then reached only 1.76–1.85× one worker on a
-2-core machine: the pool's own threads in the parent process took about 0.2 s of CPU per 4,000 games, most of
+2-core machine: the pool's own threads in the parent process took 0.2–0.3 s of CPU per 4,000 games, most of
 it the worker-maintenance thread, which waits on the result pipe among its wake-up sources and so spins while
 results sit unread in it (CPython's bpo-35493 design). On two cores every parent cycle is taken from a worker.
 Here the parent does nothing but block in ``multiprocessing.connection.wait`` on the workers' pipes and put
@@ -35,7 +35,8 @@ def _play_chunks(
     setup: Callable[[], object] | None,
 ) -> None:
     """A worker's life: take the next ``chunk`` indices from ``counter`` until ``count``, send the results of
-    each chunk as ``(first index, results)``, then ``None``; on an error, its traceback as a string."""
+    each chunk as ``("chunk", first index, results)``, then ``("done",)``; on an error, ``("failed",
+    traceback)``."""
     try:
         if setup is not None:
             setup()
@@ -45,13 +46,13 @@ def _play_chunks(
                 counter.value = first + chunk
             if first >= count:
                 break
-            conn.send((first, [play(i) for i in range(first, min(first + chunk, count))]))
-        conn.send(None)
+            conn.send(("chunk", first, [play(i) for i in range(first, min(first + chunk, count))]))
+        conn.send(("done",))
     except KeyboardInterrupt:
         pass  # Ctrl-C reaches the whole process group: the parent stops the run and says so
     except BaseException:  # reported to the parent, which raises it there
         with suppress(OSError):  # unless the parent is gone
-            conn.send(traceback.format_exc())
+            conn.send(("failed", traceback.format_exc()))
     finally:
         conn.close()
 
@@ -92,13 +93,12 @@ def play_shared(
                     message = ready.recv()
                 except EOFError:
                     raise WorkerFailed("a worker process ended without sending its results") from None
-                if message is None:
+                if message[0] == "chunk":
+                    waiting[message[1]] = message[2]
+                elif message[0] == "done":
                     open_readers.remove(ready)
-                elif isinstance(message, str):
-                    raise WorkerFailed(f"a worker process failed:\n{message}")
                 else:
-                    first, results = message
-                    waiting[first] = results
+                    raise WorkerFailed(f"a worker process failed:\n{message[1]}")
             while next_index in waiting:
                 results = waiting.pop(next_index)
                 next_index += len(results)
