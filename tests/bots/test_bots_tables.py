@@ -7,12 +7,13 @@ games check that table against the plain board scans after every action, in ever
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from opolyx.bots import derive_seed, play_game
 from opolyx.bots.heuristics import (
+    UNKNOWN,
     Derived,
     allies,
     board_info,
@@ -93,12 +94,13 @@ def holding_scan(game: Game, seat: int, owner: list[int | None] | None = None) -
 
 
 def check_trade_values(game: Game, _events: list[dict[str, Any]]) -> None:
-    """A trade's holding values, priced from the seats' shares with only the traded units worked out again,
-    are exactly those of the holdings after it priced from scratch."""
+    """A trade's value to each seat, worked out from the traded units' shares alone, is what the holding values
+    before and after it say, and the same from tables kept since the game began as from tables built now."""
     if game.result is not None:
         return
     info = board_info(game.board)
     d = derived(game, info)
+    fresh = Derived(game, info)
     owner = game.owner
     for i in info.companies:
         a = owner[i]
@@ -113,13 +115,29 @@ def check_trade_values(game: Game, _events: list[dict[str, Any]]) -> None:
             after[partner] = a
             units |= 1 << info.unit_of[partner]
         for seat in (a, b):
-            assert d.holding_after(game, seat, after, units) == holding_value(game, info, seat, after)
-            assert d.holding_after(game, seat, after, units) == pytest.approx(holding_scan(game, seat, after),
-                                                                               rel=1e-12, abs=1e-9)
+            change = d.holding_change(game, seat, after, units)
+            assert change == fresh.holding_change(game, seat, after, units)
+            assert change == pytest.approx(holding_scan(game, seat, after) - holding_scan(game, seat), abs=1e-6)
+    # The trade judgements the bots kept through every change since are those the position gives now.
+    for key in list(d.memo):
+        kept = d.recall(key)
+        if key[0] != "deltas" or kept is UNKNOWN:
+            continue
+        _kind, proposer, recipient, give, take = cast("tuple[str, int, int, tuple[int, ...], tuple[int, ...]]", key)
+        after = owner[:]
+        units = 0
+        for i in give:
+            after[i] = recipient
+            units |= 1 << info.unit_of[i]
+        for i in take:
+            after[i] = proposer
+            units |= 1 << info.unit_of[i]
+        assert kept == (fresh.holding_change(game, proposer, after, units),
+                        fresh.holding_change(game, recipient, after, units)), key
 
 
 @pytest.mark.parametrize("mode", ["classic", "team"])
-def test_trade_values_priced_from_the_seats_shares_match_a_fresh_pricing(mode: str) -> None:
+def test_trade_values_follow_from_the_traded_units_alone(mode: str) -> None:
     game = play_game(mode, 4, derive_seed(37, mode), ["normal"] * 4, on_events=check_trade_values,
                      rules={"round_limit": 40})
     assert game.result is not None

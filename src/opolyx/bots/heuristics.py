@@ -279,9 +279,8 @@ def standing(game: Game, info: BoardInfo, seat: int) -> float:
 
 
 def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, every_street: bool) -> float:
-    # The sum of the units' shares in unit order, from 0.0: :meth:`Derived.holding_after` adds the same
-    # shares in the same order with a few of them priced again, so a trade's delta is exact where its
-    # squares leave a unit's share as it was.
+    # The sum of the units' shares in unit order, from 0.0: the tables keep each seat's shares
+    # (:meth:`Derived.unit_terms`) and sum them the same way.
     total = 0.0
     for unit in range(len(info.street_groups) + 2):
         total += unit_holding(game, info, seat, own, unit, every_street)
@@ -293,8 +292,8 @@ def unit_holding(game: Game, info: BoardInfo, seat: int, own: list[int | None], 
     """``seat``'s share of :func:`holding_value` (or, with ``every_street``, of :func:`standing`) from one
     unit: a colour group, the dealerships or the utilities (``BoardInfo.unit_of``).
 
-    A trade or a purchase changes the shares of the units its squares belong to and no other: trade deltas
-    price those again and take the rest from the seat's shares before (:meth:`Derived.holding_after`)."""
+    A trade or a purchase changes the shares of the units its squares belong to and no other: a trade's value
+    to a seat is the change of those shares alone (:meth:`Derived.holding_change`)."""
     prices, mortgaged, level, level_cost = info.price, game.mortgaged, game.level, info.level_cost
     pct = game.rules.redemption_percent
     groups = info.street_groups
@@ -405,11 +404,11 @@ class Derived:
     positions or the turn — computed once per such state instead of once (or twice) per decision.
 
     Rents, the threat profile and reserve per seat, the groups each seat holds whole or but one street
-    of, and lazily the holding value per seat; ``memo`` keeps other per-state results (trade deltas,
-    trade values). Ownership changes a few times a round while bots decide a dozen times, so nearly
-    every decision reads these tables instead of scanning the board. Every ``memo`` key is
-    ``(kind, seat, seat, squares, squares, …)`` for a result that follows from those two seats' holdings
-    and those squares alone, so new tables keep the entries that a change leaves standing (:meth:`keep`).
+    of, and lazily the holding value per seat; the memo (:meth:`recall`, :meth:`note`) keeps other results
+    (trade deltas, cash for a trade). Ownership changes a few times a round while bots decide a dozen times,
+    so nearly every decision reads these tables instead of scanning the board. Every memo key is
+    ``(kind, seat, seat, squares, squares, …)`` for a result that follows from the holdings in those
+    squares' units alone, so an entry stands until a change touches one of those units (:meth:`keep`).
 
     Tables after a change are worked out from the tables before it (:meth:`_advance`): a rent depends only
     on its own colour group (or on the dealerships or utilities held), so only the groups a purchase,
@@ -419,6 +418,7 @@ class Derived:
     __slots__ = (
         "_threat",
         "by_owner",
+        "clock",
         "complete",
         "game",
         "holding",
@@ -429,6 +429,7 @@ class Derived:
         "memo",
         "mortgaged",
         "mortgaged_by",
+        "moved_at",
         "near",
         "owner",
         "rent",
@@ -481,7 +482,11 @@ class Derived:
         #: the units (one bit each) whose shares a change since has left to work out again.
         self.terms: list[list[float] | None] = [None] * game.seats
         self.stale: list[int] = [0] * game.seats
-        self.memo: dict[tuple[object, ...], object] = {}
+        #: Results by key, each with the ``clock`` it was noted at; the ``clock`` moves on with every change
+        #: of the holdings, and ``moved_at`` says, per unit, at which tick the holdings in it last changed.
+        self.memo: dict[tuple[object, ...], tuple[int, object]] = {}
+        self.clock = 0
+        self.moved_at = [0] * (len(info.street_groups) + 2)
         #: Trade value (SPEC.md 8) per company asked about: it follows from the mortgages alone.
         self.values: dict[int, int] = {}
         #: Results that follow from ownership alone (and who is out), kept while only levels or mortgages
@@ -703,39 +708,59 @@ class Derived:
             threat = self._threat = [self._threat_of(seat) for seat in range(len(self.top_by))]
         return threat
 
-    def keep(self, old_owner: list[int | None], holding: list[float | None], terms: list[list[float] | None],
-             stale: list[int], old_memo: dict[tuple[object, ...], object], changed: list[int]) -> None:
-        """Take over from the judgements made on the holdings before (``old_owner``: who owned what then) what
-        the ``changed`` companies (other owner, level or mortgage) leave standing: the holding value of each
-        seat that held none of them before and holds none now, and the memo entries about two such seats and
-        other squares. A purchase or a build then costs the judgements of the seats it involves, not every
-        seat's."""
+    def keep(self, base: Derived, old_owner: list[int | None], changed: list[int]) -> None:
+        """Take over from ``base``, the tables of the holdings before (``old_owner``: who owned what then;
+        ``self`` when moved on in place), what the ``changed`` companies (other owner, level or mortgage) leave
+        standing: the holding value of each seat that held none of them before and holds none now, each seat's
+        shares of the units they do not belong to, and the memo's entries about squares of other units. A
+        purchase or a build then costs the judgements it touches, not every one."""
         owner, unit_of = self.owner, self.info.unit_of
-        seats = touched = units = 0  # the seats involved, the changed companies and their units, one bit each
+        seats = units = 0  # the seats involved and the changed companies' units, one bit each
         for j in changed:
-            touched |= 1 << j
             units |= 1 << unit_of[j]
             if (was := old_owner[j]) is not None:
                 seats |= 1 << was
             if (now := owner[j]) is not None:
                 seats |= 1 << now
+        holding, stale = base.holding, base.stale
         # A seat's shares of the units the change left alone stand: only the changed units are priced again.
-        if holding is self.holding:  # moved on in place, where nobody else reads these lists: change them
+        if base is self:  # moved on in place, where nobody else reads these lists: change them
             for s in range(len(holding)):
                 if seats >> s & 1:
                     holding[s] = None
                     stale[s] |= units
+            moved_at = self.moved_at
         else:
             self.holding = [None if seats >> s & 1 else holding[s] for s in range(len(holding))]
-            self.terms = terms[:]
+            self.terms = base.terms[:]
             self.stale = [stale[s] | units if seats >> s & 1 else stale[s] for s in range(len(stale))]
-        memo: dict[tuple[object, ...], object] = {}
-        for k, v in old_memo.items():
-            if (not seats >> cast("int", k[1]) & 1 and not seats >> cast("int", k[2]) & 1
-                    and not _touches(cast("tuple[int, ...]", k[3]), touched)
-                    and not _touches(cast("tuple[int, ...]", k[4]), touched)):
-                memo[k] = v
-        self.memo = memo
+            self.memo = base.memo.copy()  # ``base`` may still note entries for its own holdings
+            moved_at = self.moved_at = base.moved_at[:]
+            self.clock = base.clock
+        # Entries noted before this tick about the changed units are no longer recalled (see ``recall``): no
+        # walk over the memo.
+        clock = self.clock = self.clock + 1
+        for u in range(len(moved_at)):
+            if units >> u & 1:
+                moved_at[u] = clock
+
+    def recall(self, key: tuple[object, ...]) -> object:
+        """The result noted under ``key`` (``(kind, seat, seat, squares, squares, …)``), or :data:`UNKNOWN` if none
+        was, or if the holdings in its squares' units changed since."""
+        entry = self.memo.get(key)
+        if entry is None:
+            return UNKNOWN
+        at, value = entry
+        unit_of, moved_at = self.info.unit_of, self.moved_at
+        for squares in (cast("tuple[int, ...]", key[3]), cast("tuple[int, ...]", key[4])):
+            for j in squares:
+                if moved_at[unit_of[j]] > at:
+                    return UNKNOWN
+        return value
+
+    def note(self, key: tuple[object, ...], value: object) -> None:
+        """Keep ``value`` under ``key`` (see :meth:`recall`) until the holdings in its squares' units change."""
+        self.memo[key] = (self.clock, value)
 
     def unit_terms(self, game: Game, seat: int) -> list[float]:
         t = self.terms[seat]
@@ -764,14 +789,17 @@ class Derived:
             self.holding[seat] = v
         return v
 
-    def holding_after(self, game: Game, seat: int, after: list[int | None], units: int) -> float:
-        """:func:`holding_value` of ``seat`` were the companies owned as in ``after``, which differs from now
-        only in the ``units`` given (one bit each): their shares priced again, the others' taken as they are."""
+    def holding_change(self, game: Game, seat: int, after: list[int | None], units: int) -> float:
+        """What :func:`holding_value` of ``seat`` would gain were the companies owned as in ``after``, which
+        differs from now only in the ``units`` given (one bit each): the change of each of their shares, summed
+        in unit order. A function of those units' holdings alone, so a judgement made on it stands while
+        they do (:meth:`keep`)."""
         info = self.info
         terms = self.unit_terms(game, seat)
         v = 0.0
         for u in range(len(terms)):
-            v += unit_holding(game, info, seat, after, u, False) if units >> u & 1 else terms[u]
+            if units >> u & 1:
+                v += unit_holding(game, info, seat, after, u, False) - terms[u]
         return v
 
     def trade_value(self, game: Game, square: int) -> int:
@@ -782,15 +810,11 @@ class Derived:
         return v
 
 
-def _touches(squares: tuple[int, ...], mask: int) -> bool:
-    """Whether any of ``squares`` is in ``mask`` (one bit per square)."""
-    for j in squares:  # noqa: SIM110 - a plain loop: ``any`` over a generator costs more, compiled
-        if mask >> j & 1:
-            return True
-    return False
-
-
 #: ``Final`` names are C statics in the compiled build, not module dict lookups.
+
+#: What :meth:`Derived.recall` answers for a result it does not know (``None`` is a result).
+UNKNOWN: Final = object()
+
 _LAST: Final[list[Derived | None]] = [None]
 
 #: The last :attr:`Derived.serial` given out.
@@ -895,7 +919,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
         if same_owners + same_mortgages + same_levels < 2:
             changed = list(set(changed))  # a company with two of them changed appears once
     old_owner, old_mortgaged = d.owner, d.mortgaged
-    values, by_owner, holding, terms, stale, memo = d.values, d.by_owner, d.holding, d.terms, d.stale, d.memo
+    values, by_owner, holding, terms = d.values, d.by_owner, d.holding, d.terms
     if same_game and not d.lent and len(changed) <= _UPDATE_LIMIT:
         # The game moved on and no other game took these tables over: move them on in place (a decision
         # never spans a change of its own game, so nobody holds the tables as they were).
@@ -921,8 +945,8 @@ def derived(game: Game, info: BoardInfo) -> Derived:
             else:
                 new.values = {j: v for j, v in values.items() if mortgaged[j] == old_mortgaged[j]}
     # Only the game that moved on keeps its judgements; a look-ahead copy starts afresh.
-    if same_game and (memo or holding.count(None) != len(holding) or terms.count(None) != len(terms)):
-        new.keep(old_owner, holding, terms, stale, memo, changed)
+    if same_game and (d.memo or holding.count(None) != len(holding) or terms.count(None) != len(terms)):
+        new.keep(d, old_owner, changed)
     _LAST[0] = new
     return new
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from opolyx.bots.base import Action, BaseBot, memory
 from opolyx.bots.heuristics import (
+    UNKNOWN,
     BoardInfo,
     allies,
     can_build,
@@ -400,13 +401,14 @@ class NormalBot(BaseBot):
                      take: Offer) -> tuple[float, float]:
         """Each side's gain in (holding value + cash) if the trade went through.
 
-        The holding-value part depends only on the squares and the ownership state, so it is kept in the
-        state's memo: a standing offer is re-judged every turn without rescanning the board.
+        The holding-value part is the change of the two seats' shares of the traded squares' units alone
+        (``Derived.holding_change``), so it is kept in the tables' memo while nothing in those units changes:
+        a standing offer is re-judged every turn, and after purchases elsewhere, without pricing it again.
         """
         d = derived(game, info)
         key = ("deltas", proposer, recipient, give.squares, take.squares)
-        hit = cast("tuple[float, float] | None", d.memo.get(key))
-        if hit is None:
+        known = d.recall(key)
+        if known is UNKNOWN:
             after = game.owner[:]
             unit_of = info.unit_of
             units = 0  # the units whose shares the trade changes, one bit each
@@ -416,9 +418,10 @@ class NormalBot(BaseBot):
             for i in take.squares:
                 after[i] = proposer
                 units |= 1 << unit_of[i]
-            hit = (d.holding_after(game, proposer, after, units) - d.holding_value(game, proposer),
-                   d.holding_after(game, recipient, after, units) - d.holding_value(game, recipient))
-            d.memo[key] = hit
+            hit = (d.holding_change(game, proposer, after, units), d.holding_change(game, recipient, after, units))
+            d.note(key, hit)
+        else:
+            hit = cast("tuple[float, float]", known)
         h_prop, h_rec = hit
         return h_prop + take.cash - give.cash, h_rec + give.cash - take.cash
 
@@ -631,15 +634,17 @@ class NormalBot(BaseBot):
         # Everything but the cash check depends on the ownership state alone: kept in its memo.
         d = derived(game, info)
         key = ("cash_for", seat, partner, give_squares, take.squares, value)
-        if key in d.memo:
-            c = cast("int | None", d.memo[key])
+        known = d.recall(key)
+        if known is not UNKNOWN:
+            c = cast("int | None", known)
         else:
             # The cash asked is never below half the value still owed in squares: when even that much
             # is more than this seat can spare, the trade judgement (the dear part) need not be made.
             give_value = game.trade_value(Offer(0, give_squares))
             if int(-(-(value / 2 - give_value) // 100) * 100) > cash - res // 2:
                 return None
-            c = d.memo[key] = self._cash_needed(game, info, seat, partner, give_squares, give_value, take, value)
+            c = self._cash_needed(game, info, seat, partner, give_squares, give_value, take, value)
+            d.note(key, c)
         if c is None or c > cash - res // 2:
             return None
         return Offer(c, give_squares)
