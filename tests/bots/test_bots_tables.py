@@ -14,6 +14,7 @@ import pytest
 from opolyx.bots import derive_seed, play_game
 from opolyx.bots.heuristics import (
     UNKNOWN,
+    BoardInfo,
     Derived,
     allies,
     board_info,
@@ -27,12 +28,16 @@ from opolyx.engine.game import Game
 from opolyx.rules import mode_names
 
 
+def tables_now(game: Game) -> tuple[BoardInfo, Derived, Derived]:
+    """The board's info, the bots' cached tables and tables built from nothing, for the position now."""
+    info = board_info(game.board)
+    return info, derived(game, info), Derived(game, info)
+
+
 def check_tables(game: Game, _events: list[dict[str, Any]]) -> None:
     if game.result is not None:
         return
-    info = board_info(game.board)
-    cached = derived(game, info)
-    fresh = Derived(game, info)
+    info, cached, fresh = tables_now(game)
     owner = game.owner
     for d in (cached, fresh):
         assert d.unowned == sum(1 for i in info.companies if owner[i] is None)
@@ -98,9 +103,7 @@ def check_trade_values(game: Game, _events: list[dict[str, Any]]) -> None:
     before and after it say, and the same from tables kept since the game began as from tables built now."""
     if game.result is not None:
         return
-    info = board_info(game.board)
-    d = derived(game, info)
-    fresh = Derived(game, info)
+    info, d, fresh = tables_now(game)
     owner = game.owner
     for i in info.companies:
         a = owner[i]
