@@ -810,11 +810,10 @@ class Derived:
         return v
 
 
-#: ``Final`` names are C statics in the compiled build, not module dict lookups.
-
 #: What :meth:`Derived.recall` answers for a result it does not know (``None`` is a result).
 UNKNOWN: Final = object()
 
+#: ``Final`` names are C statics in the compiled build, not module dict lookups.
 _LAST: Final[list[Derived | None]] = [None]
 
 #: The last :attr:`Derived.serial` given out.
