@@ -45,6 +45,10 @@ _JACKPOT_NET: Final = {1: 5, 2: 2, 3: 1}
 #: trade that helps a rival far more than oneself loses the game even if it "gains value".
 ENVY: Final = 0.35
 
+#: The same items are asked of the same partner again only this many rounds on (and, but for a street, for
+#: more cash): one ask per window, so a declined offer is not repeated every turn.
+ASK_AGAIN_ROUNDS: Final = 10
+
 
 class NormalBot(BaseBot):
     strength = "normal"
@@ -447,7 +451,7 @@ class NormalBot(BaseBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
-        rounds, band = game.round // 10, game.players[seat].cash // 2000
+        rounds, band = game.round // ASK_AGAIN_ROUNDS, game.players[seat].cash // 2000
         idle = mem.idle_scan
         if idle is not None and idle[0] == d.serial and idle[1] == rounds and idle[2] == band and not game.rules.teams:
             return None
@@ -478,9 +482,10 @@ class NormalBot(BaseBot):
         return action
 
     def _declined_lately(self, game: Game, seat: int, to: int, give: tuple[int, ...], take: tuple[int, ...]) -> bool:
-        """True if :meth:`_remember` would refuse these items whatever the cash (made under 10 rounds ago)."""
+        """True if :meth:`_remember` would refuse these items whatever the cash (made under ``ASK_AGAIN_ROUNDS``
+        rounds ago)."""
         before = memory(game, seat).proposals.get((to, give, take))
-        return before is not None and game.round - before[0] < 10
+        return before is not None and game.round - before[0] < ASK_AGAIN_ROUNDS
 
     def _remember(self, game: Game, seat: int, to: int, give: tuple[int, ...], take: tuple[int, ...],
                   cash_to_partner: int) -> bool:
@@ -490,7 +495,7 @@ class NormalBot(BaseBot):
         before = mem.proposals.get(key)
         if before is not None:
             rnd, cash = before
-            if game.round - rnd < 10 or cash_to_partner <= cash:
+            if game.round - rnd < ASK_AGAIN_ROUNDS or cash_to_partner <= cash:
                 return False
         mem.proposals[key] = (game.round, cash_to_partner)
         return True
@@ -602,7 +607,7 @@ class NormalBot(BaseBot):
         for j, o in targets:
             # The cheap tests first (all but the last are free of side effects, so their order is free).
             before = proposals.get((o, (), (j,)))
-            if before is not None and (info.kind[j] == "street" or game.round - before[0] < 10):
+            if before is not None and (info.kind[j] == "street" or game.round - before[0] < ASK_AGAIN_ROUNDS):
                 continue  # a street is asked for once, at face value; the rest again ten rounds on (``_remember``)
             value = d.trade_value(game, j)
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)
