@@ -139,8 +139,7 @@ def iter_games(config: LeagueConfig, workers: int = 1) -> Iterator[dict[str, Any
         for number in range(count):
             yield _play_numbered(config, number)
         return
-    yield from play_shared(multiprocessing.get_context("spawn"), workers, partial(_play_numbered, config), count,
-                           max(1, min(8, count // (workers * 8))))
+    yield from play_shared(multiprocessing.get_context("spawn"), workers, partial(_play_numbered, config), count, 8)
 
 
 class Ratings:

@@ -107,13 +107,12 @@ def iter_records(config: SimConfig, workers: int = 1, start_method: str | None =
             for index in range(config.games):
                 yield run_one(config, index)
         return
-    chunk = max(1, min(16, config.games // (workers * 8)))
     method = start_method or pool_start_method()
     # Started with this process's objects frozen: a forked worker's first collection then leaves the pages it
     # shares with this process alone, instead of touching (and so copying) every one of them.
     with _workers_skip_main(), quiet_collection():
         records = play_shared(multiprocessing.get_context(method), workers, partial(run_one, config), config.games,
-                              chunk, setup=quiet_collector)
+                              16, setup=quiet_collector)
         first = next(records, None)
     try:
         if first is not None:

@@ -62,14 +62,17 @@ def play_shared(
     workers: int,
     play: Callable[[int], R],
     count: int,
-    chunk: int,
+    most: int,
     setup: Callable[[], object] | None = None,
 ) -> Generator[R, None, None]:
     """``play(i)`` for ``i`` in ``range(count)``, in that order, computed by ``workers`` processes of ``ctx``.
 
-    ``play`` and ``setup`` (run once in each worker first) must be picklable for the spawn start method:
-    module-level functions or ``functools.partial`` of them. Closing the iterator early stops the workers.
+    A worker takes at most ``most`` indices at a time, and fewer on a short run, so that each worker takes
+    at least eight chunks and a slow last chunk leaves the others little to wait for. ``play`` and ``setup``
+    (run once in each worker first) must be picklable for the spawn start method: module-level functions or
+    ``functools.partial`` of them. Closing the iterator early stops the workers.
     """
+    chunk = max(1, min(most, count // (workers * 8)))
     counter = ctx.Value("q", 0)
     procs = []
     readers: list[Connection] = []
