@@ -46,7 +46,7 @@ def check_tables(game: Game, _events: list[dict[str, Any]]) -> None:
         for seat in range(game.seats):
             top, total = threat_profile_scan(game, info, seat)
             assert d.threat[seat] == (top, total)
-            assert d.reserve[seat] == min(600 + top // 2 + total // 20, 8000)
+            assert d.reserve_of(seat) == min(600 + top // 2 + total // 20, 8000)
             assert d.holding_value(game, seat) == holding_value(game, info, seat)
             assert holding_value(game, info, seat) == pytest.approx(holding_scan(game, seat), rel=1e-12, abs=1e-9)
             assert d.mortgaged_by[seat] == [i for i in info.companies if owner[i] == seat and game.mortgaged[i]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 from opolyx.bots.heuristics import BoardInfo, board_info
 
@@ -52,10 +52,10 @@ def memory(game: Game, seat: int) -> SeatMemory:
     """What ``seat``'s bot remembers about ``game``, kept on the game itself (``Game.bot_memory``, never part
     of its state): a copy for look-ahead starts with none."""
     seats = game.bot_memory
-    mem = seats.get(seat)
+    mem: SeatMemory | None = seats.get(seat)  # an annotation, not ``cast``: no call in pure Python
     if mem is None:
         mem = seats[seat] = SeatMemory()
-    return cast("SeatMemory", mem)
+    return mem
 
 
 class BaseBot:

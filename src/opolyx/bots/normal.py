@@ -136,10 +136,12 @@ class NormalBot(BaseBot):
         best = None
         best_gain = 0.0
         level = game.level
+        top = game.rules.max_level
         for members in derived(game, info).complete[seat]:  # only a whole group can be built on
             for i in members:
                 cost = info.level_cost[i]
-                if cost > budget or not can_build(game, info, seat, i):
+                # A street at the top level first, without a call: most of a late game's whole groups are built up.
+                if cost > budget or level[i] >= top or not can_build(game, info, seat, i):
                     continue
                 lvl = level[i]
                 gain = (info.rents[i][lvl + 1] - (info.rents[i][0] * 2 if lvl == 0 else info.rents[i][lvl])) / cost

@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Final, cast
+from typing import Any, ClassVar, Final
 
 from opolyx.engine import (
     auctions,
@@ -244,10 +244,9 @@ class Game(GameState):
         """Check who may send ``action``, run its handler and record ``record`` (``action`` or a private copy
         of it, so a caller changing its dict afterwards cannot rewrite the game's history)."""
         raw_kind = action.get("type")
-        handler = ACTION_HANDLERS.get(raw_kind) if isinstance(raw_kind, str) else None
-        if handler is None:
+        if not isinstance(raw_kind, str) or (handler := ACTION_HANDLERS.get(raw_kind)) is None:
             raise IllegalAction("unknown_action", f"unknown action type {raw_kind!r}")
-        kind = cast(str, raw_kind)  # a str from here on: compiled, the comparisons below are native
+        kind: str = raw_kind  # narrowed: compiled, the comparisons below are native
 
         if self.result is not None:
             raise IllegalAction("game_over", "the game is over")
