@@ -94,36 +94,42 @@ def board_info(board: Board) -> BoardInfo:
         return last[0][1]
     info = _BOARDS.get(board.name)
     if info is None:
-        sq = board.squares
-        members = tuple(board.groups[s.group] if s.group else () for s in sq)
-        streets = tuple(board.groups.values())
-        unit: dict[int, int] = {j: g for g, m in enumerate(streets) for j in m}
-        unit.update({j: len(streets) for j in board.dealerships})
-        unit.update({j: len(streets) + 1 for j in board.utilities})
-        info = BoardInfo(
-            n=len(sq),
-            kind=tuple(s.kind for s in sq),
-            price=tuple(s.price for s in sq),
-            level_cost=tuple(s.level_cost for s in sq),
-            rents=tuple(s.rents for s in sq),
-            tax=tuple(s.tax for s in sq),
-            group_of=tuple(s.group for s in sq),
-            group_members=members,
-            groups=tuple(board.groups.items()),
-            companies=board.companies,
-            dealerships=board.dealerships,
-            utilities=board.utilities,
-            dealership_rents=board.dealership_rents,
-            utility_multipliers=board.utility_multipliers,
-            hot=tuple(_HOT_GROUPS.get(s.group or "", 1.0) for s in sq),
-            street_groups=tuple((m, _getter(m), tuple(sq[j].rents for j in m)) for m in streets),
-            company_get=_getter(board.companies),
-            unit_of=tuple(unit.get(j, -1) for j in range(len(sq))),
-            factors=tuple(tuple(_GROUP_FACTOR.get((k, len(m)), 1.0) for k in range(len(m) + 1)) for m in members),
-        )
-        _BOARDS[board.name] = info
+        info = _BOARDS[board.name] = _reshape(board)
     last[:] = [(board, info)]
     return info
+
+
+def _reshape(board: Board) -> BoardInfo:
+    """The :class:`BoardInfo` of ``board``, built once per board. A function apart from :func:`board_info`, which
+    is asked once per decision: these comprehensions would make Python create a cell per variable they read on
+    each of those calls."""
+    sq = board.squares
+    members = tuple(board.groups[s.group] if s.group else () for s in sq)
+    streets = tuple(board.groups.values())
+    unit: dict[int, int] = {j: g for g, m in enumerate(streets) for j in m}
+    unit.update({j: len(streets) for j in board.dealerships})
+    unit.update({j: len(streets) + 1 for j in board.utilities})
+    return BoardInfo(
+        n=len(sq),
+        kind=tuple(s.kind for s in sq),
+        price=tuple(s.price for s in sq),
+        level_cost=tuple(s.level_cost for s in sq),
+        rents=tuple(s.rents for s in sq),
+        tax=tuple(s.tax for s in sq),
+        group_of=tuple(s.group for s in sq),
+        group_members=members,
+        groups=tuple(board.groups.items()),
+        companies=board.companies,
+        dealerships=board.dealerships,
+        utilities=board.utilities,
+        dealership_rents=board.dealership_rents,
+        utility_multipliers=board.utility_multipliers,
+        hot=tuple(_HOT_GROUPS.get(s.group or "", 1.0) for s in sq),
+        street_groups=tuple((m, _getter(m), tuple(sq[j].rents for j in m)) for m in streets),
+        company_get=_getter(board.companies),
+        unit_of=tuple(unit.get(j, -1) for j in range(len(sq))),
+        factors=tuple(tuple(_GROUP_FACTOR.get((k, len(m)), 1.0) for k in range(len(m) + 1)) for m in members),
+    )
 
 
 def allies(game: Game, a: int, b: int) -> bool:
@@ -570,7 +576,7 @@ class Derived:
         for u in touched:
             if u < streets:
                 members, _get, rows = groups[u]
-                before = [rent[j] for j in members]
+                before = _picked(rent, members)
                 shape = _street_rents(game, members, rows, owner, level, mortgaged, rent)
                 old_shape = shapes[u]
                 if shape != old_shape:
@@ -583,11 +589,11 @@ class Derived:
                 squares = members
             elif u == streets:
                 squares = info.dealerships
-                before = [rent[j] for j in squares]
+                before = _picked(rent, squares)
                 _kind_rents(squares, owner, info.dealership_rents, 1, mortgaged, rent)
             else:
                 squares = info.utilities
-                before = [rent[j] for j in squares]
+                before = _picked(rent, squares)
                 _kind_rents(squares, owner, info.utility_multipliers, 7, mortgaged, rent)
             for x in range(len(squares)):  # an index, not ``zip``: compiled, a native loop
                 j = squares[x]
@@ -634,10 +640,17 @@ class Derived:
             mortgaged_by = self.mortgaged_by
             for seat in range(len(mortgaged_by)):
                 if mortgages >> seat & 1:
-                    mortgaged_by[seat] = [j for j in companies
-                                          if (who := owner[j]) is not None and who == seat and mortgaged[j]]
+                    held: list[int] = []
+                    for j in companies:
+                        if (who := owner[j]) is not None and who == seat and mortgaged[j]:
+                            held.append(j)
+                    mortgaged_by[seat] = held
         if reshaped:
-            self._shape_lists([seat for seat in range(len(top_by)) if reshaped >> seat & 1])
+            seats: list[int] = []
+            for seat in range(len(top_by)):
+                if reshaped >> seat & 1:
+                    seats.append(seat)
+            self._shape_lists(seats)
         if sums_moved:
             self._threats(game)
 
@@ -725,18 +738,21 @@ class Derived:
                     stale[s] |= units
             moved_at = self.moved_at
         else:
-            self.holding = [None if seats >> s & 1 else holding[s] for s in range(len(holding))]
+            holding, stale = holding[:], stale[:]
+            for s in range(len(holding)):
+                if seats >> s & 1:
+                    holding[s] = None
+                    stale[s] |= units
+            self.holding, self.stale = holding, stale
             self.terms = base.terms[:]
-            self.stale = [stale[s] | units if seats >> s & 1 else stale[s] for s in range(len(stale))]
             self.memo = base.memo.copy()  # ``base`` may still note entries for its own holdings
             moved_at = self.moved_at = base.moved_at[:]
             self.clock = base.clock
         # Entries noted before this tick about the changed units are no longer recalled (see ``recall``): no
         # walk over the memo.
         clock = self.clock = self.clock + 1
-        for u in range(len(moved_at)):
-            if units >> u & 1:
-                moved_at[u] = clock
+        for j in changed:  # each changed unit, without a walk over all ten
+            moved_at[unit_of[j]] = clock
 
     def recall(self, key: tuple[object, ...]) -> object:
         """The result noted under ``key`` (``(kind, seat, seat, squares, squares, …)``), or :data:`UNKNOWN` if none
@@ -760,8 +776,10 @@ class Derived:
         t = self.terms[seat]
         if t is None:
             own, info = game.owner, self.info
-            t = self.terms[seat] = [unit_holding(game, info, seat, own, u, False)
-                                    for u in range(len(info.street_groups) + 2)]
+            t = []
+            for u in range(len(info.street_groups) + 2):
+                t.append(unit_holding(game, info, seat, own, u, False))
+            self.terms[seat] = t
             self.stale[seat] = 0
         elif stale := self.stale[seat]:
             own, info = game.owner, self.info
@@ -840,6 +858,41 @@ def _owners_kept(info: BoardInfo, before: list[int | None], by_owner: TargetTabl
     return {key: targets for key, targets in by_owner.items() if not involved >> key[0] & 1}
 
 
+def _picked(values: list[int], squares: tuple[int, ...]) -> list[int]:
+    """``values[j]`` for each of ``squares``, in a loop: a comprehension in the caller would make Python create a
+    cell for ``values`` on each call and read it through the cell everywhere else in the caller."""
+    out: list[int] = []
+    for j in squares:
+        out.append(values[j])
+    return out
+
+
+def _compared(info: BoardInfo, d: Derived, game: Game, same_owners: bool, same_mortgages: bool,
+              same_levels: bool) -> list[int]:
+    """The companies whose owner, mortgage or level differ between ``d`` and ``game``, each once: the change when
+    no log tells it (kept out of :func:`_moved_on`, whose every variable read here would become a cell)."""
+    owner, mortgaged, level, companies = game.owner, game.mortgaged, game.level, info.companies
+    changed: list[int] = []
+    if not same_owners:
+        before_owner = d.owner
+        # Identity first: compiled, a pointer comparison, and only owners that differ are compared as values.
+        changed += [j for j in companies if (now := owner[j]) is not (was := before_owner[j]) and now != was]
+    if not same_mortgages:
+        before_mortgaged = d.mortgaged
+        changed += [j for j in companies if mortgaged[j] != before_mortgaged[j]]
+    if not same_levels:
+        before_level = d.level
+        changed += [j for j in companies if level[j] != before_level[j]]
+    if same_owners + same_mortgages + same_levels < 2:
+        changed = list(set(changed))  # a company with two of them changed appears once
+    return changed
+
+
+def _values_kept(values: dict[int, int], mortgaged: list[bool], old_mortgaged: list[bool]) -> dict[int, int]:
+    """The trade values of the companies whose mortgage has not changed (a trade value follows from it alone)."""
+    return {j: v for j, v in values.items() if mortgaged[j] == old_mortgaged[j]}
+
+
 def derived(game: Game, info: BoardInfo) -> Derived:
     """The :class:`Derived` tables of ``game`` now.
 
@@ -849,8 +902,19 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     the new tables are worked out from the kept ones when they belong to the same board, rules and teams.
     """
     d = _LAST[0]
-    if d is not None and d.game is game and d.seq == game.seq:
-        return d  # most calls: a decision asks several times, and the game has not moved on
+    if d is not None and d.game is game:
+        if d.seq == game.seq:
+            return d  # most calls: a decision asks several times, and the game has not moved on
+        if game.engine_only and d.logged == len(game.holdings_log):
+            d.seq = game.seq  # it moved on, but only the rule modules change holdings, and they changed none
+            return d
+    return _moved_on(game, info, d)
+
+
+def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
+    """:func:`derived` when the kept tables are not those of this game with these holdings. A function of its own:
+    its comprehensions make Python create a cell per variable they read on every call, which cost each of
+    :func:`derived`'s quick answers (ten or so per player-turn) as much again as the answer itself."""
     if d is None:
         new = _LAST[0] = Derived(game, info)
         return new
@@ -858,12 +922,9 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     hint: list[int] | None = None
     if same_game:
         if game.engine_only:
-            # Only the rule modules change these holdings, and they log each company they change.
-            log = game.holdings_log
-            if d.logged == len(log):
-                d.seq = game.seq
-                return d
-            hint = log[d.logged:]
+            # Only the rule modules change these holdings, and they log each company they change (when they
+            # changed none, ``derived`` has answered).
+            hint = game.holdings_log[d.logged:]
             if len(hint) > _UPDATE_LIMIT or ALL_SQUARES in hint:
                 hint = None
     elif (d.info is not info or not (d.rules is game.rules or d.rules == game.rules) or d.teams != _teams_key(game)
@@ -898,19 +959,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
         d.game, d.seq, d.logged = game, game.seq, len(game.holdings_log)
         return d
     if hint is None:
-        companies = info.companies
-        if not same_owners:
-            before_owner = d.owner
-            # Identity first: compiled, a pointer comparison, and only owners that differ are compared as values.
-            changed += [j for j in companies if (now := owner[j]) is not (was := before_owner[j]) and now != was]
-        if not same_mortgages:
-            before_mortgaged = d.mortgaged
-            changed += [j for j in companies if mortgaged[j] != before_mortgaged[j]]
-        if not same_levels:
-            before_level = d.level
-            changed += [j for j in companies if level[j] != before_level[j]]
-        if same_owners + same_mortgages + same_levels < 2:
-            changed = list(set(changed))  # a company with two of them changed appears once
+        changed = _compared(info, d, game, same_owners, same_mortgages, same_levels)
     old_owner, old_mortgaged = d.owner, d.mortgaged
     values, by_owner, holding, terms = d.values, d.by_owner, d.holding, d.terms
     if same_game and not d.lent and len(changed) <= _UPDATE_LIMIT:
@@ -936,7 +985,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
             if same_mortgages:
                 new.values = values  # a trade value follows from the square's mortgage alone
             else:
-                new.values = {j: v for j, v in values.items() if mortgaged[j] == old_mortgaged[j]}
+                new.values = _values_kept(values, mortgaged, old_mortgaged)
     # Only the game that moved on keeps its judgements; a look-ahead copy starts afresh.
     if same_game and (d.memo or holding.count(None) != len(holding) or terms.count(None) != len(terms)):
         new.keep(d, old_owner, changed)

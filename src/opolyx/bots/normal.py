@@ -458,7 +458,10 @@ class NormalBot(BaseBot):
         if idle is not None and idle[0] == d.serial and idle[1] == rounds and idle[2] == band and not game.rules.teams:
             return None
         scan = (d.serial, rounds, band)
-        open_trades = sum(1 for t in game.trades.values() if t.proposer == seat) if game.trades else 0
+        open_trades = 0
+        for t in game.trades.values():  # not ``sum`` over a generator, which costs every call a cell for ``seat``
+            if t.proposer == seat:
+                open_trades += 1
         if open_trades >= game.rules.max_open_trades:
             return None
         # The targets follow from ownership and who is still in alone: kept with the tables they derive from.

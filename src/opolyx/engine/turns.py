@@ -24,6 +24,7 @@ from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.rent import card_bonus_percent, rent_due
 from opolyx.engine.state import Creditor, Event
+from opolyx.rules import COMPANY_KINDS
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
@@ -47,7 +48,12 @@ def dice(game: GameState, count: int) -> tuple[int, ...]:
         game.draw_of = rng
     if count == 2:  # the common case, without a generator (draws in the same order)
         return (int(rnd() * 6) + 1, int(rnd() * 6) + 1)
-    return tuple(int(rnd() * 6) + 1 for _ in range(count))
+    # A plain loop: a generator or comprehension reading ``rnd`` would cost every roll, of two dice or three, a
+    # cell for it.
+    values = []
+    for _ in range(count):
+        values.append(int(rnd() * 6) + 1)
+    return tuple(values)
 
 
 def start_turn(game: GameState, seat: int) -> None:
@@ -218,7 +224,7 @@ def resolve(game: GameState, seat: int) -> None:
     i = sq.index
     game.phase = "resolving"
     kind = sq.kind
-    if sq.is_company:
+    if kind in COMPANY_KINDS:  # ``Square.is_company`` without a property call on every landing
         owner = game.owner[i]
         if owner is None:
             game.offer_square = i

@@ -6,6 +6,7 @@ rule against SPEC.md without reading code.
 
 from opolyx.rules.model import (
     CARD_BONUS_PERCENT,
+    COMPANY_KINDS,
     Board,
     Card,
     Rules,
@@ -18,6 +19,7 @@ from opolyx.rules.model import (
 
 __all__ = [
     "CARD_BONUS_PERCENT",
+    "COMPANY_KINDS",
     "Board",
     "Card",
     "Rules",
