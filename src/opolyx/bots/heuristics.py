@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from opolyx.engine.state import ALL_SQUARES, Offer
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from opolyx.rules import Board
 
 Action = dict[str, object]
+T = TypeVar("T")
 
 #: Probability of each two-dice total 2..12 (index = total).
 DICE_P: Final[tuple[float, ...]] = (0, 0, 1 / 36, 2 / 36, 3 / 36, 4 / 36, 5 / 36, 6 / 36, 5 / 36, 4 / 36, 3 / 36,
@@ -368,7 +369,7 @@ def _street_rents(game: Game, members: tuple[int, ...], rows: tuple[tuple[int, .
                   level: list[int], mortgaged: list[bool], rent: list[int]) -> GroupShape:
     """Write the rents of one colour group's streets into ``rent`` (0 unowned or mortgaged; an unbuilt
     street's rent doubles while its group is whole) and return the group's shape."""
-    held = [owner[j] for j in members]  # a list: its count and index are native calls when compiled
+    held = _picked(owner, members)  # a list: its count and index are native calls when compiled
     n = len(held)
     o = held[0]
     if o is not None and held.count(o) == n:
@@ -858,10 +859,10 @@ def _owners_kept(info: BoardInfo, before: list[int | None], by_owner: TargetTabl
     return {key: targets for key, targets in by_owner.items() if not involved >> key[0] & 1}
 
 
-def _picked(values: list[int], squares: tuple[int, ...]) -> list[int]:
+def _picked(values: list[T], squares: tuple[int, ...]) -> list[T]:
     """``values[j]`` for each of ``squares``, in a loop: a comprehension in the caller would make Python create a
     cell for ``values`` on each call and read it through the cell everywhere else in the caller."""
-    out: list[int] = []
+    out: list[T] = []
     for j in squares:
         out.append(values[j])
     return out

@@ -37,10 +37,13 @@ def pay_bank(game: GameState, seat: int, amount: int) -> None:
 
 def add_debt(game: GameState, debtor: int, creditors: list[Creditor], reason: str, square: int | None = None) -> None:
     """Owed money never silently deducts: queue a pay step (``turns.advance`` opens it)."""
-    creditors = [c for c in creditors if c.amount > 0]
-    if not creditors:
+    owed: list[Creditor] = []
+    for c in creditors:  # a loop: a comprehension is a function call of its own on every rent and tax
+        if c.amount > 0:
+            owed.append(c)
+    if not owed:
         return
-    game.debts.append(Debt(debtor, creditors, reason, square, game._new_id()))
+    game.debts.append(Debt(debtor, owed, reason, square, game._new_id()))
 
 
 def settle(game: GameState, debt: Debt, *, auto: bool = False) -> None:
