@@ -69,6 +69,8 @@ class BoardInfo:
     #: Per square, the unit its rent depends on: the index of its colour group in ``street_groups``, the
     #: dealerships (``len(street_groups)``), the utilities (one more), or -1 for a square nobody owns.
     unit_of: tuple[int, ...]
+    #: How many units there are: the colour groups, the dealerships and the utilities.
+    unit_count: int
     #: Per street, ``_GROUP_FACTOR`` by how many of its group are held (index 0 to the group's size).
     factors: tuple[tuple[float, ...], ...]
 
@@ -129,6 +131,7 @@ def _reshape(board: Board) -> BoardInfo:
         street_groups=tuple((m, _getter(m), tuple(sq[j].rents for j in m)) for m in streets),
         company_get=_getter(board.companies),
         unit_of=tuple(unit.get(j, -1) for j in range(len(sq))),
+        unit_count=len(streets) + 2,
         factors=tuple(tuple(_GROUP_FACTOR.get((k, len(m)), 1.0) for k in range(len(m) + 1)) for m in members),
     )
 
@@ -291,7 +294,7 @@ def _holdings(game: Game, info: BoardInfo, seat: int, own: list[int | None], *, 
     # The sum of the units' shares in unit order, from 0.0: the tables keep each seat's shares
     # (:meth:`Derived.unit_terms`) and sum them the same way.
     total = 0.0
-    for unit in range(len(info.street_groups) + 2):
+    for unit in range(info.unit_count):
         total += unit_holding(game, info, seat, own, unit, every_street)
     return total
 
@@ -495,7 +498,7 @@ class Derived:
         #: of the holdings, and ``moved_at`` says, per unit, at which tick the holdings in it last changed.
         self.memo: dict[tuple[object, ...], tuple[int, object]] = {}
         self.clock = 0
-        self.moved_at = [0] * (len(info.street_groups) + 2)
+        self.moved_at = [0] * info.unit_count
         #: Trade value (SPEC.md 8) per company asked about: it follows from the mortgages alone.
         self.values: dict[int, int] = {}
         #: Results that follow from ownership alone (and who is out), kept while only levels or mortgages
@@ -546,7 +549,7 @@ class Derived:
         self.short_one = [[] for _ in range(seats)]
         self.near = [[] for _ in range(seats)]
         self._shape_lists(range(seats))
-        self._threats(game)
+        self._forget_reserves(game)
 
     def _advance(self, game: Game, changed: list[int]) -> None:
         """Move these tables on to ``game``'s holdings, given the companies whose owner, level or mortgage
@@ -653,7 +656,7 @@ class Derived:
                     seats.append(seat)
             self._shape_lists(seats)
         if sums_moved:
-            self._threats(game)
+            self._forget_reserves(game)
 
     def _shape_lists(self, seats: Iterable[int]) -> None:
         """``complete``, ``short_one`` and ``near`` of ``seats`` from the groups' shapes, in board order."""
@@ -679,7 +682,7 @@ class Derived:
             self.short_one[seat] = short_one
             self.near[seat] = near
 
-    def _threats(self, game: Game) -> None:
+    def _forget_reserves(self, game: Game) -> None:
         """Forget the reserves and threat profiles, which follow from the rents per owner (``top_by``,
         ``total_by``): each is worked out again when asked for (:func:`reserve`, :attr:`threat`). Rents change
         most turns while a seat asks for its own reserve once or twice in between: working out every seat's at
@@ -731,24 +734,20 @@ class Derived:
             if (now := owner[j]) is not None:
                 seats |= 1 << now
         holding, stale = base.holding, base.stale
-        # A seat's shares of the units the change left alone stand: only the changed units are priced again.
         if base is self:  # moved on in place, where nobody else reads these lists: change them
-            for s in range(len(holding)):
-                if seats >> s & 1:
-                    holding[s] = None
-                    stale[s] |= units
             moved_at = self.moved_at
         else:
             holding, stale = holding[:], stale[:]
-            for s in range(len(holding)):
-                if seats >> s & 1:
-                    holding[s] = None
-                    stale[s] |= units
             self.holding, self.stale = holding, stale
             self.terms = base.terms[:]
             self.memo = base.memo.copy()  # ``base`` may still note entries for its own holdings
             moved_at = self.moved_at = base.moved_at[:]
             self.clock = base.clock
+        # A seat's shares of the units the change left alone stand: only the changed units are priced again.
+        for s in range(len(holding)):
+            if seats >> s & 1:
+                holding[s] = None
+                stale[s] |= units
         # Entries noted before this tick about the changed units are no longer recalled (see ``recall``): no
         # walk over the memo.
         clock = self.clock = self.clock + 1
@@ -778,7 +777,7 @@ class Derived:
         if t is None:
             own, info = game.owner, self.info
             t = []
-            for u in range(len(info.street_groups) + 2):
+            for u in range(info.unit_count):
                 t.append(unit_holding(game, info, seat, own, u, False))
             self.terms[seat] = t
             self.stale[seat] = 0
@@ -848,7 +847,7 @@ def _owners_kept(info: BoardInfo, before: list[int | None], by_owner: TargetTabl
         if (was := before[j]) is not (now := owner[j]) and was != now:
             units |= 1 << unit_of[j]
     involved = 0
-    for unit in range(streets + 2):
+    for unit in range(info.unit_count):
         if units >> unit & 1:
             members = groups[unit][0] if unit < streets else info.dealerships if unit == streets else info.utilities
             for x in members:
