@@ -1,0 +1,96 @@
+"""What a player-turn costs by the bots at the table: four ``normal`` bots, the same bots with their trade
+proposals switched off, and four ``easy`` bots, each over the same span of rounds, on one core.
+
+``peer.py`` compares opolyx's player-turn with the peer's, whose games run about 620 player-turns without
+trades. A ``normal``-bot game of opolyx ends in about 180: the bots trade streets that complete colour
+groups, so levels go up, rents grow, and pay steps, mortgages and sales follow. Those are decisions and
+actions the quieter games never have, and they make a player-turn dearer whatever the engine and bots cost
+per step. This script shows how much: each line-up plays Classic with the round limit set to ``--rounds``
+(45 by default, about the length of a ``normal``-bot game, so every line-up is measured over the same part
+of a game), played as ``opolyx simulate`` plays (its event counters and collector set-up, no log of the
+actions). The first line is ``normal`` without the round limit, as ``peer.py`` measures it.
+
+Prints µs per player-turn (CPU time, best of ``--repeat``), player-turns per game and actions per
+player-turn (decisions the bots made, pay steps included), and whether opolyx runs compiled.
+
+    .venv/bin/python benchmarks/turn_cost.py [--games 150] [--rounds 45] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+from opolyx.bots import derive_seed, make_bot, play_game
+from opolyx.bots.base import Bot
+from opolyx.bots.normal import NormalBot
+from opolyx.engine.build import build_name
+from opolyx.rules import load_board
+from opolyx.sim.runner import quiet_collector
+from opolyx.sim.stats import COUNTED, GameCollector
+
+
+def normal(seed: int) -> Bot:
+    return make_bot("normal", seed)
+
+
+def normal_without_proposals(seed: int) -> Bot:
+    """The ``normal`` bot that never proposes a trade (it still answers them): the switch its look-ahead
+    rollouts use (``NormalBot.trades``)."""
+    bot = NormalBot(seed)
+    bot.trades = False
+    return bot
+
+
+def easy(seed: int) -> Bot:
+    return make_bot("easy", seed)
+
+
+def measure(games: int, repeat: int, make: Callable[[int], Bot],
+            rules: dict[str, Any] | None) -> tuple[float, int, int]:
+    """Best CPU time per player-turn over ``repeat`` runs of ``games`` games, with the player-turns and actions
+    of one run (the same in every run: a game is a function of its seeds)."""
+    board = load_board("classic")
+    best = float("inf")
+    turns = actions = 0
+    for _ in range(repeat):
+        turns = actions = 0
+        start = time.process_time()
+        for k in range(games):
+            seed = derive_seed(1, "bench", k)
+            collector = GameCollector(board)
+            bots = [make(derive_seed(seed, "bot", s)) for s in range(4)]
+            play_game("classic", 4, seed, [bot.strength for bot in bots], bots=bots, rules=rules,
+                      on_events=collector, event_types=COUNTED, keep_actions=False)
+            turns += collector.turns
+            actions += collector.actions
+        best = min(best, (time.process_time() - start) / turns * 1e6)
+    return best, turns, actions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=150)
+    parser.add_argument("--rounds", type=int, default=45, help="round limit for the line-ups compared")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    quiet_collector()
+    print(f"opolyx build: {build_name()}; Classic, 4 seats, {args.games} games a line-up; CPU time, best of "
+          f"{args.repeat}")
+    limited = {"round_limit": args.rounds}
+    runs: list[tuple[str, Callable[[int], Bot], dict[str, Any] | None]] = [
+        ("normal, as simulated", normal, None),
+        (f"normal, {args.rounds} rounds", normal, limited),
+        (f"normal without proposals, {args.rounds} rounds", normal_without_proposals, limited),
+        (f"easy, {args.rounds} rounds", easy, limited),
+    ]
+    for label, make, rules in runs:
+        us, turns, actions = measure(args.games, args.repeat, make, rules)
+        print(f"{label:42} {us:7.2f} µs per player-turn  {turns / args.games:6.1f} player-turns/game  "
+              f"{actions / turns:4.2f} actions per player-turn")
+
+
+if __name__ == "__main__":
+    main()
