@@ -8,10 +8,12 @@ actions the quieter games never have, and they make a player-turn dearer whateve
 per step. This script shows how much: each line-up plays Classic with the round limit set to ``--rounds``
 (45 by default, about the length of a ``normal``-bot game, so every line-up is measured over the same part
 of a game), played as ``opolyx simulate`` plays (its event counters and collector set-up, no log of the
-actions). The first line is ``normal`` without the round limit, as ``peer.py`` measures it.
+actions). The first line is the same ``normal`` games without the round limit, whole as ``peer.py`` times
+them (the seeds are ``engine_share.py``'s, not the simulator's).
 
-Prints µs per player-turn (CPU time, best of ``--repeat``), player-turns per game and actions per
-player-turn (decisions the bots made, pay steps included), and whether opolyx runs compiled.
+Prints µs per player-turn (CPU time, best of ``--repeat`` rounds; each round plays every line-up once, in
+turn, as ``peer.py`` does, so a slow spell of a shared machine falls on all of them), player-turns per game
+and actions per player-turn (decisions the bots made, pay steps included), and whether opolyx runs compiled.
 
     .venv/bin/python benchmarks/turn_cost.py [--games 150] [--rounds 45] [--repeat 3]
 """
@@ -19,9 +21,10 @@ player-turn (decisions the bots made, pay steps included), and whether opolyx ru
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable
 from typing import Any
+
+from peer import interleaved  # beside this script, which Python puts on the path
 
 from opolyx.bots import derive_seed, make_bot, play_game
 from opolyx.bots.base import Bot
@@ -48,16 +51,14 @@ def easy(seed: int) -> Bot:
     return make_bot("easy", seed)
 
 
-def measure(games: int, repeat: int, make: Callable[[int], Bot],
-            rules: dict[str, Any] | None) -> tuple[float, int, int]:
-    """Best CPU time per player-turn over ``repeat`` runs of ``games`` games, with the player-turns and actions
-    of one run (the same in every run: a game is a function of its seeds)."""
+def line_up(games: int, make: Callable[[int], Bot], rules: dict[str, Any] | None,
+            actions: dict[str, int], label: str) -> Callable[[], int]:
+    """A function playing ``games`` games of four ``make`` bots and returning their player-turns; it notes their
+    actions under ``label`` in ``actions`` (the same in every round: a game is a function of its seeds)."""
     board = load_board("classic")
-    best = float("inf")
-    turns = actions = 0
-    for _ in range(repeat):
-        turns = actions = 0
-        start = time.process_time()
+
+    def run() -> int:
+        turns = acted = 0
         for k in range(games):
             seed = derive_seed(1, "bench", k)
             collector = GameCollector(board)
@@ -65,9 +66,11 @@ def measure(games: int, repeat: int, make: Callable[[int], Bot],
             play_game("classic", 4, seed, [bot.strength for bot in bots], bots=bots, rules=rules,
                       on_events=collector, event_types=COUNTED, keep_actions=False)
             turns += collector.turns
-            actions += collector.actions
-        best = min(best, (time.process_time() - start) / turns * 1e6)
-    return best, turns, actions
+            acted += collector.actions
+        actions[label] = acted
+        return turns
+
+    return run
 
 
 def main() -> None:
@@ -80,16 +83,19 @@ def main() -> None:
     print(f"opolyx build: {build_name()}; Classic, 4 seats, {args.games} games a line-up; CPU time, best of "
           f"{args.repeat}")
     limited = {"round_limit": args.rounds}
-    runs: list[tuple[str, Callable[[int], Bot], dict[str, Any] | None]] = [
-        ("normal, as simulated", normal, None),
+    line_ups: list[tuple[str, Callable[[int], Bot], dict[str, Any] | None]] = [
+        ("normal, no round limit", normal, None),
         (f"normal, {args.rounds} rounds", normal, limited),
         (f"normal without proposals, {args.rounds} rounds", normal_without_proposals, limited),
         (f"easy, {args.rounds} rounds", easy, limited),
     ]
-    for label, make, rules in runs:
-        us, turns, actions = measure(args.games, args.repeat, make, rules)
-        print(f"{label:42} {us:7.2f} µs per player-turn  {turns / args.games:6.1f} player-turns/game  "
-              f"{actions / turns:4.2f} actions per player-turn")
+    actions: dict[str, int] = {}
+    timed = interleaved(args.repeat, {
+        label: line_up(args.games, make, rules, actions, label) for label, make, rules in line_ups
+    })
+    for label, (times, turns) in timed.items():
+        print(f"{label:42} {min(times) / turns * 1e6:7.2f} µs per player-turn  {turns / args.games:6.1f} "
+              f"player-turns/game  {actions[label] / turns:4.2f} actions per player-turn")
 
 
 if __name__ == "__main__":
