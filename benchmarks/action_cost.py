@@ -23,6 +23,8 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from engine_share import best_of  # beside this script, which Python puts on the path
+
 from opolyx.bots import derive_seed, make_bot, play_game
 from opolyx.bots.base import Action, Bot
 from opolyx.engine.build import build_name
@@ -114,15 +116,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     quiet_collector()
-    best = float("inf")
-    turns = 0
-    for _ in range(args.repeat):
-        start = time.process_time()
-        turns = play(args.games, None)
-        best = min(best, time.process_time() - start)
-    per_turn = best / turns * 1e6
     ledger = Ledger(timer_cost())
-    play(args.games, ledger)
+    turns = play(args.games, ledger)
+
+    def untimed() -> None:
+        play(args.games, None)
+
+    per_turn = best_of(args.repeat, untimed) / turns * 1e6
     timed = sum(ledger.decided.values()) + sum(ledger.applied.values())
     print(f"opolyx build: {build_name()}; Classic, 4 normal bots, {args.games} games, {turns / args.games:.1f} "
           f"player-turns/game")
