@@ -45,7 +45,7 @@ def timer_cost() -> int:
 
 
 class Ledger:
-    """Decision and apply times in ns, summed per action type, and the player-turns the games had."""
+    """Decision and apply times in ns, summed per action type."""
 
     def __init__(self, overhead: int) -> None:
         self.overhead = overhead
@@ -54,7 +54,6 @@ class Ledger:
         self.count: dict[str, int] = defaultdict(int)
         self.kind: str | None = None
         self.mark = 0
-        self.turns = 0
         self.collector: GameCollector | None = None  # the game being played's
 
     def decision(self, kind: str, start: int, end: int) -> None:
@@ -70,9 +69,7 @@ class Ledger:
             self.applied[self.kind] += max(0, end - self.mark - self.overhead)
             self.kind = None
         assert self.collector is not None
-        before = self.collector.turns
         self.collector.take(game, events)
-        self.turns += self.collector.turns - before
 
 
 class TimedBot:
@@ -127,14 +124,14 @@ def main() -> None:
     print(f"opolyx build: {build_name()}; Classic, 4 normal bots, {args.games} games, {turns / args.games:.1f} "
           f"player-turns/game")
     print(f"untimed: {per_turn:.2f} µs per player-turn (CPU time, best of {args.repeat}); timed: "
-          f"{timed / ledger.turns / 1000:.2f} µs (the timer's own {ledger.overhead} ns taken out of each timing; the "
+          f"{timed / turns / 1000:.2f} µs (the timer's own {ledger.overhead} ns taken out of each timing; the "
           f"rest, the game loop and the collector, is shared out in proportion below)")
     print(f"{'action':20} {'per turn':>8} {'bot µs':>7} {'engine µs':>9} {'share':>6} {'µs per player-turn':>19}")
     kinds = sorted(ledger.count, key=lambda k: -(ledger.decided[k] + ledger.applied[k]))
     for kind in kinds:
         n = ledger.count[kind]
         spent = ledger.decided[kind] + ledger.applied[kind]
-        print(f"{kind:20} {n / ledger.turns:8.3f} {ledger.decided[kind] / n / 1000:7.2f} "
+        print(f"{kind:20} {n / turns:8.3f} {ledger.decided[kind] / n / 1000:7.2f} "
               f"{ledger.applied[kind] / n / 1000:9.2f} {spent / timed:6.1%} {spent / timed * per_turn:19.2f}")
 
 
