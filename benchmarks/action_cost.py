@@ -1,13 +1,13 @@
 """What each kind of action costs a player-turn: the bot's decision that chose it and the engine's apply, for
 four ``normal`` bots in Classic, on one core.
 
-``engine_share.py`` splits a player-turn between the engine and the bots, and ``turn_cost.py`` by line-up;
-neither says which decisions the time goes to. This script plays ``engine_share.py``'s games as ``opolyx
-simulate`` plays them (its event counters and collector set-up, no log of the actions) and times every
-decision (the bot's ``choose``) and every apply (from the decision's end until the events reach the
-simulator's collector) by the type of the action, less the timer's own cost. The same games played untimed
-(CPU time, best of ``--repeat``) give the player-turn's real cost, and each type's share of the timed
-total is shown as its part of it, in µs per player-turn.
+``engine_share.py`` splits a player-turn between the engine and the bots, and ``turn_cost.py`` by line-up; neither
+says which decisions the time goes to. This script plays ``turn_cost.py``'s ``normal`` games without a round limit
+(``engine_share.py``'s seeds) as ``opolyx simulate`` plays them (its event counters and collector set-up, no log of
+the actions) and times every decision (the bot's ``choose``) and every apply (from the decision's end until the
+events reach the simulator's collector) by the type of the action, less the timer's own cost. The same games played
+untimed (CPU time, best of ``--repeat``) give the player-turn's real cost, and each type's share of the timed total
+is shown as its part of it, in µs per player-turn.
 
 It answers how far from a target per player-turn the commonest step alone is: a plain ``roll`` (the
 decision to roll, and the move, the landing and the next turn's start it sets off) comes more than once
@@ -24,8 +24,9 @@ from collections import defaultdict
 from typing import Any
 
 from engine_share import best_of  # beside this script, which Python puts on the path
+from turn_cost import line_up, normal
 
-from opolyx.bots import derive_seed, make_bot, play_game
+from opolyx.bots import derive_seed, play_game
 from opolyx.bots.base import Action, Bot
 from opolyx.engine.build import build_name
 from opolyx.engine.game import Game
@@ -87,22 +88,16 @@ class TimedBot:
         return action
 
 
-def play(games: int, ledger: Ledger | None) -> int:
-    """Play the games (timing each step into ``ledger`` if given) and return their player-turns."""
+def play_timed(games: int, ledger: Ledger) -> int:
+    """``turn_cost.line_up``'s ``normal`` games with every step timed into ``ledger``; returns their player-turns."""
     board = load_board("classic")
     turns = 0
     for k in range(games):
         seed = derive_seed(1, "bench", k)
-        collector = GameCollector(board)
-        bots: list[Bot] = [make_bot("normal", derive_seed(seed, "bot", s)) for s in range(4)]
-        if ledger is None:
-            play_game("classic", 4, seed, ["normal"] * 4, bots=bots, on_events=collector, event_types=COUNTED,
-                      keep_actions=False)
-        else:
-            ledger.collector = collector
-            timed: list[Bot] = [TimedBot(bot, ledger) for bot in bots]
-            play_game("classic", 4, seed, ["normal"] * 4, bots=timed, on_events=ledger.events, event_types=COUNTED,
-                      keep_actions=False)
+        collector = ledger.collector = GameCollector(board)
+        bots: list[Bot] = [TimedBot(normal(derive_seed(seed, "bot", s)), ledger) for s in range(4)]
+        play_game("classic", 4, seed, ["normal"] * 4, bots=bots, on_events=ledger.events, event_types=COUNTED,
+                  keep_actions=False)
         turns += collector.turns
     return turns
 
@@ -114,10 +109,11 @@ def main() -> None:
     args = parser.parse_args()
     quiet_collector()
     ledger = Ledger(timer_cost())
-    turns = play(args.games, ledger)
+    turns = play_timed(args.games, ledger)
+    play = line_up(args.games, normal, None, {}, "normal")
 
     def untimed() -> None:
-        play(args.games, None)
+        play()
 
     per_turn = best_of(args.repeat, untimed) / turns * 1e6
     timed = sum(ledger.decided.values()) + sum(ledger.applied.values())
