@@ -89,6 +89,8 @@ class Behaviour:
     spectators: float = 0.1  # share of clients who only watch
     mode: str = "classic"
     deflate: bool = True
+    # Ask for the game's changes in events frames (``?game=changes``), as the browser client does.
+    changes: bool = True
 
 
 @dataclass
@@ -231,7 +233,7 @@ class Tab(asyncio.Protocol):
         if pop.stopping:
             return
         self.opened = time.perf_counter()
-        uri = parse_uri(f"{pop.ws_base}/ws/rooms/{self.room_id}")
+        uri = parse_uri(f"{pop.ws_base}/ws/rooms/{self.room_id}{'?game=changes' if pop.b.changes else ''}")
         extensions = [ClientPerMessageDeflateFactory(compress_settings={"memLevel": 5})] if pop.b.deflate else None
         self.ws = ClientProtocol(uri, origin=Origin(pop.base), extensions=extensions, max_size=2**22)
         request = self.ws.connect()
@@ -699,6 +701,8 @@ def main() -> None:
     parser.add_argument("--spectators", type=float, default=0.1, help="share of clients who only watch")
     parser.add_argument("--mode", default="classic")
     parser.add_argument("--no-deflate", action="store_true", help="clients refuse permessage-deflate")
+    parser.add_argument("--whole-game", action="store_true",
+                        help="clients take the whole game in every events frame (no ?game=changes, as before)")
     parser.add_argument("--target-p99", type=float, default=100.0, help="ms")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a py-spy profile of the server over the last step to this path")
@@ -710,7 +714,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     think_min, think_max = (float(x) for x in args.think.split(","))
     behaviour = Behaviour(think_min, think_max, args.chat_every, args.reconnect_every, args.spectators, args.mode,
-                          not args.no_deflate)
+                          not args.no_deflate, not args.whole_game)
     if args.workers > 1 and not (args.server or (args.database and args.redis)):
         raise SystemExit("--workers above 1 needs --database (PostgreSQL) and --redis")
 
@@ -720,6 +724,7 @@ def main() -> None:
     )
     title = f"opolyx at human pace: {where}"
     print(f"{title}; think {args.think} s, {args.spectators:.0%} spectators, window {args.window:g} s, "
+          f"{'the whole game' if args.whole_game else 'the game changes'} in events frames, "
           f"{args.procs} client process(es), {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.2f} at start")
     print(HEADER, flush=True)

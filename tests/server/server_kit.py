@@ -129,10 +129,13 @@ class Person:
         room: dict[str, Any] = r.json()
         return room
 
-    def connect(self, room_id: str) -> ClientConnection:
+    def connect(self, room_id: str, *, changes: bool = False) -> ClientConnection:
+        """Open the room's socket; with ``changes`` it asks for ``game_changes`` instead of ``game`` in events
+        frames, as the browser client does."""
+        query = "?game=changes" if changes else ""
         self.ws = self._stack.enter_context(
             connect(
-                self.base.replace("http", "ws", 1) + f"/ws/rooms/{room_id}",
+                self.base.replace("http", "ws", 1) + f"/ws/rooms/{room_id}{query}",
                 additional_headers={"Cookie": f"opolyx_session={self.token}"},
                 open_timeout=10,
             )
@@ -205,11 +208,14 @@ class Table:
         self.events_seen: list[tuple[int, list[dict[str, Any]]]] = []
         self.errors: list[dict[str, Any]] = []
         self.actions_sent = 0
+        # The public game as this socket knows it: whole from snapshots, else merged from ``game_changes``.
+        self.game: dict[str, Any] | None = None
+        self.changes_frames = 0
 
     def absorb(self, f: dict[str, Any]) -> None:
         if f["type"] == "snapshot":
             self.seat = f["you"]["seat"]
-            game = f["game"]
+            game = self.game = f["game"]
             self.seq = f["seq"]
             self.legal = f["legal"]
             self.pending = game["pending"] if game else []
@@ -219,6 +225,12 @@ class Table:
         elif f["type"] == "events":
             assert f["seq"] == self.seq + 1, (f["seq"], self.seq)
             self.seq = f["seq"]
+            if "game_changes" in f:
+                assert "game" not in f and self.game is not None
+                self.game = {**self.game, **f["game_changes"]}
+                self.changes_frames += 1
+            else:
+                self.game = f["game"]
             self.events_seen.append((f["seq"], f["events"]))
             self.legal = f["legal"]
             self.pending = f["pending"]
@@ -236,14 +248,17 @@ class Table:
     def my_turn(self) -> bool:
         return self.seat is not None and any(e.get("seat") == self.seat for e in self.pending)
 
-    def step(self, timeout: float = 20.0) -> None:
-        self.absorb(self.p.recv(timeout=timeout))
+    def step(self, timeout: float = 20.0) -> dict[str, Any]:
+        """Take the next frame and act on it if it is this seat's turn; returns the frame."""
+        frame = self.p.recv(timeout=timeout)
+        self.absorb(frame)
         if not self.over and self.awaiting is None and self.my_turn() and self.legal:
             self.refs += 1
             self.awaiting = self.refs
             action = choose(self.legal, self.rng)
             self.actions_sent += 1
             self.p.send({"type": "action", "action": action, "ref": self.refs, "seq": self.seq})
+        return frame
 
     def play(self, max_seconds: float = 240.0) -> dict[str, Any] | None:
         deadline = time.monotonic() + max_seconds

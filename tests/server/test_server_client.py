@@ -54,6 +54,10 @@ async def test_the_client_reconnects_and_plays_on_to_the_end(server: ThreadServe
                     assert exc.code in ("stale_state", "connection_lost", "game_not_running"), exc
             assert dropped
             assert table.result is not None and table.result["placements"]
+            # The socket asked for changes only; what it merged is the game a fresh snapshot gives whole.
+            assert "?game=changes" in table.url
+            merged = table.game
+            assert (await table.sync())["game"] == merged
         assert (await client.room(room.id)).status == "finished"
 
 

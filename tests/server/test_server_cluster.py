@@ -85,13 +85,16 @@ def test_two_processes_play_one_room(pair: tuple[ProcessServer, ProcessServer]) 
         assert joined.status_code == 200, joined.text
         assert [p["name"] for p in joined.json()["players"]] == ["Ann", "Bob"]
         ann.connect(room["id"])
-        bob.connect(room["id"])  # B holds Bob's socket and relays the owner's frames
+        # B holds Bob's socket and relays the owner's frames; Bob asks for the game's changes only.
+        bob.connect(room["id"], changes=True)
         started = ann.post(f"/api/rooms/{room['id']}/start")
         assert started.status_code == 200, started.text
         tables = [Table(ann, random.Random(1)), Table(bob, random.Random(2))]
         _play_both(tables)
         assert tables[0].result == tables[1].result is not None
         assert tables[0].events_seen == tables[1].events_seen
+        assert tables[0].changes_frames == 0 and tables[1].changes_frames > 10
+        assert tables[1].game == tables[0].game  # rebuilt from changes relayed by the owner
         assert [seq for seq, _ in tables[0].events_seen] == list(range(1, tables[0].seq + 1))
         view = bob.http.get(f"/api/rooms/{room['id']}").json()
         assert view["status"] == "finished"
@@ -108,7 +111,7 @@ def test_killing_the_owner_hands_the_room_over(pair: tuple[ProcessServer, Proces
         assert ann.post(f"/api/rooms/{room['id']}/bots", {"strength": "easy"}).status_code == 200
         assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
         ann.connect(room["id"])
-        bob.connect(room["id"])
+        bob.connect(room["id"], changes=True)  # the new owner's first frame to Bob is a snapshot
         assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
         tables = [Rejoining(ann, random.Random(3)), Rejoining(bob, random.Random(4))]
         _play_both(tables, until=20)
@@ -122,6 +125,7 @@ def test_killing_the_owner_hands_the_room_over(pair: tuple[ProcessServer, Proces
 
         _play_both(tables)
         assert tables[0].result == tables[1].result is not None
+        assert tables[1].game == tables[0].game
         after = {seq: events for seq, events in tables[1].events_seen}
         for seq, events in before.items():
             assert after[seq] == events

@@ -11,12 +11,34 @@ from webkit import add_bots, game_state, page_for, play_step, sign_in, start_gam
 SEND_TRACKER = """
 (() => {
   window.__sent = [];
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
+  window.__urls = [];
+  const Plain = window.WebSocket;
+  window.WebSocket = class extends Plain {
+    constructor(url, ...rest) { super(url, ...rest); window.__urls.push(String(url)); }
+  };
+  const send = Plain.prototype.send;
+  Plain.prototype.send = function (data) {
     try { window.__sent.push(JSON.parse(data).type); } catch (e) { window.__sent.push('?'); }
     return send.call(this, data);
   };
 })();
+"""
+
+
+# The page's game (merged from the game_changes of its events frames) against the snapshot a plain socket
+# opened now gets whole: "same", "different", or "moved" when the game moved on in between.
+COMPARE_WITH_A_PLAIN_SOCKET = """
+async () => {
+  const { state } = await import('/js/store.js');
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(`${proto}//${location.host}/ws/rooms/${state.roomId}`);
+  const snap = await new Promise((resolve) => {
+    ws.onmessage = (e) => { const f = JSON.parse(e.data); if (f.type === 'snapshot') resolve(f); };
+  });
+  ws.close();
+  if (snap.seq !== state.seq) return 'moved';
+  return JSON.stringify(snap.game) === JSON.stringify(state.game) ? 'same' : 'different';
+}
 """
 
 
@@ -54,6 +76,14 @@ def test_no_polling_history_after_reload_and_a_bot_takes_over(browser: Any, serv
         # The state shown is the one the last events frame carried.
         seq = page.evaluate("async () => (await import('/js/store.js')).state.seq")
         assert seq == state["game"]["seq"]
+        # The page's socket asks for changes only; what it merged is the game as the server holds it.
+        assert any("?game=changes" in url for url in page.evaluate("window.__urls"))
+        outcome = "moved"
+        for _ in range(50):  # a bot may act in between: look again until both show the same seq
+            outcome = page.evaluate(COMPARE_WITH_A_PLAIN_SOCKET)
+            if outcome != "moved":
+                break
+        assert outcome == "same"
         log_before = state["log"]
         assert log_before
         # Reload: the log comes back from the snapshot's history, not empty.

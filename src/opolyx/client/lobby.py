@@ -134,4 +134,5 @@ class Client:
     def socket(self, room_id: str) -> RoomSocket:
         """The room's WebSocket (not yet open: ``async with client.socket(id) as table: ...``)."""
         ws_base = "ws" + self.server[4:] if self.server.startswith("http") else self.server
-        return RoomSocket(f"{ws_base}/ws/rooms/{room_id}", self.headers())
+        # ``game=changes``: events frames carry what changed in the game, not all of it (the socket merges).
+        return RoomSocket(f"{ws_base}/ws/rooms/{room_id}?game=changes", self.headers())

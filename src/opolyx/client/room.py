@@ -42,6 +42,9 @@ class RoomSocket:
         self.you: JSON | None = None
         self.game: JSON | None = None
         self.seq = 0
+        # The seq that ``game`` shows: an events frame's ``game_changes`` apply only on top of the frame just
+        # before it (after a gap ``game`` waits for the snapshot the gap asked for).
+        self._game_seq = -1
         self.legal: list[JSON] = []
         self.deadlines: list[JSON] = []
         self.chat: deque[JSON] = deque(maxlen=keep)
@@ -178,6 +181,7 @@ class RoomSocket:
         if kind == "snapshot":
             self.room, self.you, self.game = frame["room"], frame["you"], frame["game"]
             self.seq, self.legal, self.deadlines = frame["seq"], frame["legal"], frame["deadlines"]
+            self._game_seq = self.seq
             self.log.clear()
             self.log.extend(frame.get("history") or [])
             # After a reconnect the snapshot repeats recent chat: keep only what is new.
@@ -192,7 +196,11 @@ class RoomSocket:
                 await self.send({"type": "sync"})
             if frame["seq"] > self.seq:
                 self.seq = frame["seq"]
-                self.game = frame.get("game") or self.game
+                changes = frame.get("game_changes")
+                if frame.get("game") is not None:
+                    self.game, self._game_seq = frame["game"], self.seq
+                elif changes is not None and self.game is not None and self._game_seq == self.seq - 1:
+                    self.game, self._game_seq = {**self.game, **changes}, self.seq
                 self.legal, self.deadlines = frame["legal"], frame["deadlines"]
                 for event in frame["events"]:
                     self.log.append({"seq": frame["seq"], "event": event})

@@ -71,6 +71,19 @@ def bot_number(name: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def game_changes(seen: JSON, view: JSON) -> JSON | None:
+    """The members of the public game ``view`` whose values differ from ``seen``, the game a client last
+    got; None when the two do not have the same members (the client then needs the whole game).
+
+    Most actions change a few small members (``players``, ``phase``, ``pending``, ``dice``, ``seq``); the
+    squares, three fifths of a Classic game's text, change with holdings alone (one action in eight in
+    bot games), and the rules never. Sending only what changed makes an ``events`` frame less than half
+    as long, on the wire and for each socket's compressor (``benchmarks/deflate.py``)."""
+    if seen.keys() != view.keys():
+        return None
+    return {key: value for key, value in view.items() if seen[key] != value}
+
+
 class Peer:
     """Whoever the hub sends frames to: a WebSocket here, or (cluster.py) a client of another process."""
 
@@ -78,6 +91,11 @@ class Peer:
     user: UserRecord
     address: str
     closed: bool
+    #: The client asked for ``game_changes`` in its ``events`` frames instead of the whole ``game``
+    #: (``/ws/rooms/{id}?game=changes``, docs/protocol.md).
+    wants_changes: bool = False
+    #: The public game this client was last sent (the base of its next ``game_changes``); None: none yet.
+    seen_view: JSON | None = None
 
     def send(self, payload: JSON) -> None:
         if not self.closed:
@@ -361,6 +379,7 @@ class RoomHub:
     def snapshot_for(self, conn: Peer, ref: Any = None) -> JSON:
         seat = self.room.seat_of(conn.user.id)
         seat_no = seat.seat if seat else None
+        conn.seen_view = self.view
         return {
             "type": "snapshot",
             "room": self.room_view(conn.user.id),
@@ -513,26 +532,42 @@ class RoomHub:
             "over": over,
             "result": snap["result"],
             "deadlines": self.clocks.public() if not over else [],
-            "game": self.view,
             "progression": self.progression if over else None,
         }
-        # The common part (with the game's state) is serialised once per action; legal actions once
-        # per seat; only the origin's copy differs (its ref).
-        head = dumps(base)[:-1]
+        # The common part is serialised once per action, followed by the whole game or, for a client that
+        # asked for them, the game's changes since what it was last sent (one text per distinct base, in
+        # practice one for the room); legal actions once per seat; only the origin's copy differs (its ref).
+        common = dumps(base)[:-1]
+        view = self.view
+        heads: dict[int, str] = {}
         legal_texts: dict[int | None, str] = {}
-        texts: dict[int | None, str] = {}
+        texts: dict[tuple[int, int | None], str] = {}
         for conn in list(self.conns):
             mine = self.room.seat_of(conn.user.id)
             s = mine.seat if mine else None
+            seen = conn.seen_view if conn.wants_changes else None
+            # Keyed by the identity of the base: every base is alive here (each socket holds its own).
+            key = id(seen) if seen is not None else 0
+            head = heads.get(key)
+            if head is None:
+                changes = game_changes(seen, view) if seen is not None and view is not None else None
+                if changes is None:
+                    key = 0
+                    head = heads.get(0)
+                    if head is None:
+                        head = heads[0] = f'{common},"game":{dumps(view)}'
+                else:
+                    head = heads[key] = f'{common},"game_changes":{dumps(changes)}'
+            conn.seen_view = view
             legal = legal_texts.get(s)
             if legal is None:
                 legal = legal_texts[s] = dumps(self._legal(s))
             if conn is origin:
                 conn.send_text(f'{head},"legal":{legal},"ref":{dumps(ref)}}}')
                 continue
-            text = texts.get(s)
+            text = texts.get((key, s))
             if text is None:
-                text = texts[s] = f'{head},"legal":{legal},"ref":null}}'
+                text = texts[key, s] = f'{head},"legal":{legal},"ref":null}}'
             conn.send_text(text)
         if room_changed:
             self.broadcast_room()

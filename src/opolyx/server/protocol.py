@@ -494,7 +494,15 @@ class EventsOut(BaseModel):
     legal: list[dict[str, Any]]
     deadlines: list[Deadline]
     game: dict[str, Any] | None = Field(
-        default=None, description="The engine's public snapshot after this action (as in `snapshot`)."
+        default=None,
+        description="The engine's public snapshot after this action (as in `snapshot`); absent when "
+        "`game_changes` is sent instead.",
+    )
+    game_changes: dict[str, Any] | None = Field(
+        default=None,
+        description="Only on sockets opened with `?game=changes`, instead of `game` (which such a socket "
+        "still gets when the game cannot be given as changes): the members of the public game whose values "
+        "changed since the game this socket was last sent; replace those members of your copy.",
     )
     progression: list[SeatXpOut] | None = Field(
         default=None, description="In the frame that ends the game: each person's XP, level-up and card drops."

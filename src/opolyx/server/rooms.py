@@ -301,6 +301,7 @@ class RoomService:
                 "conn": conn.id,
                 "user": [user.id, user.nickname, user.language, user.agent],
                 "address": conn.address,
+                "changes": conn.wants_changes,
             },
         )
         return True
@@ -418,6 +419,7 @@ class RoomService:
         uid, nickname, language, *rest = m["user"]
         user = UserRecord(str(uid), str(nickname), str(language), None, _EPOCH, agent=bool(rest and rest[0]))
         peer = RemoteConnection(self.cluster, sender, str(m["conn"]), room_id, user, str(m.get("address")))
+        peer.wants_changes = m.get("changes") is True
         old = self.peers.pop(peer.id, None)
         if old is not None:
             old.inbox.put_nowait({"t": "detach"})

@@ -290,9 +290,13 @@ function onFrame(frame) {
       if (frame.progression) patch.progression = frame.progression;
       const dice = [...frame.events].reverse().find((e) => e.type === 'dice_rolled');
       if (dice) patch.lastDice = { ...dice, seq: frame.seq };
-      if (frame.game) {
-        patch.floats = cashFloats(state.game, frame.game);
-        patch.game = frame.game;
+      // The socket asked for changes: they apply to the game of the frame just before this one, so a
+      // missed frame (a seq gap) falls through to asking for a snapshot.
+      const game = frame.game
+        || (frame.game_changes && state.game && state.seq === frame.seq - 1 ? { ...state.game, ...frame.game_changes } : null);
+      if (game) {
+        patch.floats = cashFloats(state.game, game);
+        patch.game = game;
         patch.seq = frame.seq;
       } else if (state.game) {
         patch.game = { ...state.game, pending: frame.pending, over: frame.over, result: frame.result || state.game.result };
