@@ -19,9 +19,10 @@ not move.
 
 Prints µs per player-turn for both (CPU time, best of ``--repeat`` rounds, each round running the peer as it
 ships, the peer with the collector setup and opolyx in turn), the ratio, the median and range of each
-round's own ratio (steadier when the machine's speed drifts between rounds), and opolyx's random legal
-play through the public API (``legal_actions`` + ``apply``) and through the fast path
-(``legal_codes`` + ``apply_code``) in actions per second. Whether opolyx runs compiled is printed too
+round's own ratio (steadier when the machine's speed drifts between rounds), the engine alone (the same
+games' actions replayed with no bot deciding, timed in the same rounds: the floor under opolyx's figure),
+and opolyx's random legal play through the public API (``legal_actions`` + ``apply``) and through the fast
+path (``legal_codes`` + ``apply_code``) in actions per second. Whether opolyx runs compiled is printed too
 (``scripts/compile`` builds it, ``scripts/compile --clean`` removes it).
 """
 
@@ -41,7 +42,8 @@ from typing import Any
 import opolyx
 from opolyx.engine import codes
 from opolyx.engine.build import build_name
-from opolyx.sim.runner import SimConfig, iter_records, quiet_collection
+from opolyx.sim.runner import SimConfig, iter_records, play_one, quiet_collection
+from opolyx.sim.stats import COUNTED
 
 
 def collector_as_simulate(run: Callable[[], int]) -> Callable[[], int]:
@@ -132,6 +134,30 @@ def opolyx_games(games: int) -> Callable[[], int]:
     return run
 
 
+def engine_alone(games: int) -> Callable[[], int]:
+    """The rules alone: the actions of the games :func:`opolyx_games` plays, recorded once, replayed through
+    ``Game.apply`` as the simulator has the engine run (the events its counters read, no log of actions),
+    with no bot deciding. What the same player-turns cost before any bot has thought about them."""
+    config = SimConfig(mode="classic", seats=4, bots=("normal",) * 4, games=games, seed=1)
+    records = []
+    turns = 0
+    for index in range(games):
+        game, collector = play_one(config, index, keep_actions=True)
+        records.append((game.seed, game.setup["seat_info"], [(seat, action) for seat, action in game.actions]))
+        turns += collector.turns
+
+    def run() -> int:
+        for seed, info, actions in records:
+            game = opolyx.new_game("classic", 4, seed, seat_info=info)
+            game.reported, game.keeps_actions = COUNTED, False
+            apply = game.apply
+            for seat, action in actions:
+                apply(seat, action)
+        return turns
+
+    return run
+
+
 def random_play(games: int, repeat: int, fast: bool) -> tuple[float, int]:
     """Whole 4-seat Classic games of uniformly random listed actions (trade templates and resigning left
     out), so the figure is ``legal_actions`` plus ``apply`` (or their coded forms) per action."""
@@ -200,8 +226,10 @@ def main() -> None:
             "peer": run_peer,
             "quiet": collector_as_simulate(run_peer),
             "opolyx": opolyx_games(args.games),
+            "engine": collector_as_simulate(engine_alone(args.games)),
         })
     (peer_t, peer_n), (quiet_t, _), (ours_t, ours_n) = timed["peer"], timed["quiet"], timed["opolyx"]
+    engine_t, engine_n = timed["engine"]
     peer_s, quiet_s, ours_s = min(peer_t), min(quiet_t), min(ours_t)
     print(f"opolyx build: {build_name()}; CPU time, best of {args.repeat}")
     peer_us, quiet_us, ours_us = peer_s / peer_n * 1e6, quiet_s / peer_n * 1e6, ours_s / ours_n * 1e6
@@ -209,6 +237,9 @@ def main() -> None:
           f"{peer_us:6.2f} µs per player-turn as it ships, {quiet_us:6.2f} with opolyx's collector setup")
     print(f"opolyx  {args.games} games, 4 normal bots, classic: {ours_n / args.games:7.1f} player-turns/game, "
           f"{ours_us:6.2f} µs per player-turn")
+    engine_us = min(engine_t) / engine_n * 1e6
+    print(f"opolyx  the same games' actions replayed, no bot deciding (the engine alone): {engine_us:6.2f} µs per "
+          f"player-turn, {engine_us / ours_us:.0%} of opolyx's, {engine_us / peer_us:.2f} of the peer's whole one")
     print(f"ratio   opolyx / peer µs per player-turn: {ours_us / peer_us:.2f} against the peer as it ships, "
           f"{ours_us / quiet_us:.2f} with the same collector setup (below 1: opolyx is faster)")
     # Per player-turn: both sides play the same games every round, so the ratio of times scales by the counts.

@@ -19,6 +19,7 @@ from typing import Any
 
 from opolyx.bots import derive_seed, play_game
 from opolyx.engine.build import build_name
+from opolyx.engine.game import Game
 from opolyx.rules import load_board, load_rules
 from opolyx.sim.shares import play_shared
 from opolyx.sim.stats import COUNTED, GameCollector, Record, aggregate, game_record
@@ -45,7 +46,9 @@ def seat_strengths(config: SimConfig, index: int) -> list[str]:
     return bots[k:] + bots[:k]
 
 
-def run_one(config: SimConfig, index: int) -> Record:
+def play_one(config: SimConfig, index: int, *, keep_actions: bool = False) -> tuple[Game, GameCollector]:
+    """Game ``index`` of the run, played to its end, with its counters; ``keep_actions`` keeps its log of
+    actions too (the simulator never does; ``benchmarks/peer.py`` replays them)."""
     from opolyx.bots import make_bot
 
     seed = derive_seed(config.seed, "game", index)
@@ -58,8 +61,13 @@ def run_one(config: SimConfig, index: int) -> Record:
     ]
     info = [{"name": f"{s} {k + 1}", "bot": True, "vip": config.vip} for k, s in enumerate(strengths)]
     game = play_game(config.mode, config.seats, seed, strengths, bots=bots, seat_info=info, on_events=collector,
-                     event_types=COUNTED, keep_actions=False)
-    return game_record(game, collector, index, seed, strengths)
+                     event_types=COUNTED, keep_actions=keep_actions)
+    return game, collector
+
+
+def run_one(config: SimConfig, index: int) -> Record:
+    game, collector = play_one(config, index)
+    return game_record(game, collector, index, game.seed, seat_strengths(config, index))
 
 
 #: The young generation's threshold while simulating (Python's default is 700 allocations).
