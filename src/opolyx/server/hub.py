@@ -539,25 +539,27 @@ class RoomHub:
         # practice one for the room); legal actions once per seat; only the origin's copy differs (its ref).
         common = dumps(base)[:-1]
         view = self.view
-        heads: dict[int, str] = {}
+        # Heads by the identity of their base (0: the whole game); each entry keeps its base alive, so no
+        # other object can take its id while the loop runs.
+        heads: dict[int, tuple[JSON | None, str]] = {}
         legal_texts: dict[int | None, str] = {}
         texts: dict[tuple[int, int | None], str] = {}
         for conn in list(self.conns):
             mine = self.room.seat_of(conn.user.id)
             s = mine.seat if mine else None
             seen = conn.seen_view if conn.wants_changes else None
-            # Keyed by the identity of the base: every base is alive here (each socket holds its own).
             key = id(seen) if seen is not None else 0
-            head = heads.get(key)
-            if head is None:
+            entry = heads.get(key)
+            if entry is None:
                 changes = game_changes(seen, view) if seen is not None and view is not None else None
                 if changes is None:
                     key = 0
-                    head = heads.get(0)
-                    if head is None:
-                        head = heads[0] = f'{common},"game":{dumps(view)}'
+                    entry = heads.get(0)
+                    if entry is None:
+                        entry = heads[0] = (None, f'{common},"game":{dumps(view)}')
                 else:
-                    head = heads[key] = f'{common},"game_changes":{dumps(changes)}'
+                    entry = heads[key] = (seen, f'{common},"game_changes":{dumps(changes)}')
+            head = entry[1]
             conn.seen_view = view
             legal = legal_texts.get(s)
             if legal is None:
