@@ -20,7 +20,8 @@ not move.
 Prints µs per player-turn for both (CPU time, best of ``--repeat`` rounds, each round running the peer as it
 ships, the peer with the collector setup and opolyx in turn), the ratio, the median and range of each
 round's own ratio (steadier when the machine's speed drifts between rounds), the engine alone (the same
-games' actions replayed with no bot deciding, timed in the same rounds: the floor under opolyx's figure),
+games' actions replayed with no bot deciding, the floor under opolyx's figure, timed against the peer in
+rounds of their own after the others),
 and opolyx's random legal play through the public API (``legal_actions`` + ``apply``) and through the fast
 path (``legal_codes`` + ``apply_code``) in actions per second. Whether opolyx runs compiled is printed too
 (``scripts/compile`` builds it, ``scripts/compile --clean`` removes it).
@@ -29,6 +30,7 @@ path (``legal_codes`` + ``apply_code``) in actions per second. Whether opolyx ru
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -38,6 +40,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 import opolyx
 from opolyx.engine import codes
@@ -139,12 +143,17 @@ def engine_alone(games: int) -> Callable[[], int]:
     ``Game.apply`` as the simulator has the engine run (the events its counters read, no log of actions),
     with no bot deciding. What the same player-turns cost before any bot has thought about them."""
     config = SimConfig(mode="classic", seats=4, bots=("normal",) * 4, games=games, seed=1)
-    records = []
+    played = []
     turns = 0
     for index in range(games):
         game, collector = play_one(config, index, keep_actions=True)
-        records.append((game.seed, game.setup["seat_info"], [(seat, action) for seat, action in game.actions]))
+        played.append([game.seed, game.setup["seat_info"], game.actions])
         turns += collector.turns
+    # Built again in one go from their text, close together in memory as a bot's fresh action is: kept as they
+    # were made, scattered among the freed objects of 200 games, they replayed a third slower compiled.
+    records = orjson.loads(orjson.dumps(played))
+    del played, game
+    gc.collect()
 
     def run() -> int:
         for seed, info, actions in records:
@@ -226,10 +235,15 @@ def main() -> None:
             "peer": run_peer,
             "quiet": collector_as_simulate(run_peer),
             "opolyx": opolyx_games(args.games),
+        })
+        # The rules alone, in rounds of their own beside the peer with the same collector setup: the recorded
+        # games they replay, alive in this process, slowed the runs above (opolyx's compiled one by 10-30 %).
+        floor = interleaved(args.repeat, {
+            "quiet": collector_as_simulate(run_peer),
             "engine": collector_as_simulate(engine_alone(args.games)),
         })
     (peer_t, peer_n), (quiet_t, _), (ours_t, ours_n) = timed["peer"], timed["quiet"], timed["opolyx"]
-    engine_t, engine_n = timed["engine"]
+    (engine_t, engine_n), (floor_quiet_t, _) = floor["engine"], floor["quiet"]
     peer_s, quiet_s, ours_s = min(peer_t), min(quiet_t), min(ours_t)
     print(f"opolyx build: {build_name()}; CPU time, best of {args.repeat}")
     peer_us, quiet_us, ours_us = peer_s / peer_n * 1e6, quiet_s / peer_n * 1e6, ours_s / ours_n * 1e6
@@ -237,9 +251,11 @@ def main() -> None:
           f"{peer_us:6.2f} µs per player-turn as it ships, {quiet_us:6.2f} with opolyx's collector setup")
     print(f"opolyx  {args.games} games, 4 normal bots, classic: {ours_n / args.games:7.1f} player-turns/game, "
           f"{ours_us:6.2f} µs per player-turn")
-    engine_us = min(engine_t) / engine_n * 1e6
+    engine_us, floor_quiet_us = min(engine_t) / engine_n * 1e6, min(floor_quiet_t) / peer_n * 1e6
     print(f"opolyx  the same games' actions replayed, no bot deciding (the engine alone): {engine_us:6.2f} µs per "
-          f"player-turn, {engine_us / ours_us:.0%} of opolyx's, {engine_us / peer_us:.2f} of the peer's whole one")
+          f"player-turn, {engine_us / ours_us:.0%} of opolyx's; in rounds of their own, "
+          f"{engine_us / floor_quiet_us:.2f} of the peer's whole one with the same collector setup "
+          f"({floor_quiet_us:.2f} µs)")
     print(f"ratio   opolyx / peer µs per player-turn: {ours_us / peer_us:.2f} against the peer as it ships, "
           f"{ours_us / quiet_us:.2f} with the same collector setup (below 1: opolyx is faster)")
     # Per player-turn: both sides play the same games every round, so the ratio of times scales by the counts.
