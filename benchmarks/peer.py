@@ -21,10 +21,10 @@ Prints µs per player-turn for both (CPU time, best of ``--repeat`` rounds, each
 ships, the peer with the collector setup and opolyx in turn), the ratio, the median and range of each
 round's own ratio (steadier when the machine's speed drifts between rounds), the engine alone (the same
 games' actions replayed with no bot deciding, the floor under opolyx's figure, timed against the peer in
-rounds of their own after the others),
-and opolyx's random legal play through the public API (``legal_actions`` + ``apply``) and through the fast
-path (``legal_codes`` + ``apply_code``) in actions per second. Whether opolyx runs compiled is printed too
-(``scripts/compile`` builds it, ``scripts/compile --clean`` removes it).
+rounds of their own after the others), and opolyx's random legal play through the public API
+(``legal_actions`` + ``apply``) and through the fast path (``legal_codes`` + ``apply_code``) in actions per
+second. Whether opolyx runs compiled is printed too (``scripts/compile`` builds it, ``scripts/compile
+--clean`` removes it).
 """
 
 from __future__ import annotations
