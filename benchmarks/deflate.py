@@ -52,24 +52,25 @@ def main() -> None:
     parser.add_argument("--mem-level", type=int, default=5)
     args = parser.parse_args()
     forms = frames_of(args.mode, args.seats, args.games)
+    raw = {form: sum(map(len, frames)) / len(frames) for form, frames in forms.items()}
     for form, frames in forms.items():
-        raw = sum(map(len, frames)) / len(frames)
-        print(f"{len(frames)} events frames with {form} of {args.games} {args.mode} games, {raw:.0f} bytes each "
+        print(f"{len(frames)} events frames with {form} of {args.games} {args.mode} games, {raw[form]:.0f} bytes each "
               f"on average (largest {max(map(len, frames))})")
     print("level  window  frames with   µs/frame  bytes/frame  of raw  memory/socket")
     for level in (1, 3, 6):
         for bits in (12, 13, 14, 15):
             memory = (1 << (bits + 2)) + (1 << (args.mem_level + 9))
             for form, frames in forms.items():
-                raw = sum(map(len, frames)) / len(frames)
                 comp = zlib.compressobj(level, zlib.DEFLATED, -bits, args.mem_level)
                 size = 0
                 start = time.process_time()
                 for frame in frames:
                     size += len(comp.compress(frame)) + len(comp.flush(zlib.Z_SYNC_FLUSH))
                 spent = time.process_time() - start
+                per_frame = size / len(frames)
                 print(f"{level:5d}  {1 << bits >> 10:3d} KiB  {form:12s}  {1e6 * spent / len(frames):9.1f}  "
-                      f"{size / len(frames):11.0f}  {100 * size / len(frames) / raw:5.1f} %  {memory >> 10:6d} KiB")
+                      f"{per_frame:11.0f}  {100 * per_frame / raw[form]:5.1f} %  {memory >> 10:6d} KiB")
+
 
 if __name__ == "__main__":
     main()

@@ -534,42 +534,40 @@ class RoomHub:
             "deadlines": self.clocks.public() if not over else [],
             "progression": self.progression if over else None,
         }
-        # The common part is serialised once per action, followed by the whole game or, for a client that
-        # asked for them, the game's changes since what it was last sent (one text per distinct base, in
-        # practice one for the room); legal actions once per seat; only the origin's copy differs (its ref).
+        # The common part is serialised once per action; then the whole game or, for a client that asked for
+        # them, the game's changes since what it was last sent; legal actions once per seat; only the origin's
+        # copy differs (its ref).
         common = dumps(base)[:-1]
         view = self.view
-        # Heads by the identity of their base (0: the whole game); each entry keeps its base alive, so no
-        # other object can take its id while the loop runs.
-        heads: dict[int, tuple[JSON | None, str]] = {}
+        # The game part by the identity of its base (None: the whole game), worked out once per distinct base,
+        # in practice one for the room; each entry keeps its base alive, so no other can take its id meanwhile.
+        parts: dict[int, tuple[JSON | None, str]] = {}
+
+        def game_part(seen: JSON | None) -> tuple[int, str]:
+            key = id(seen)
+            entry = parts.get(key)
+            if entry is None:
+                changes = game_changes(seen, view) if seen is not None and view is not None else None
+                text = f'"game":{dumps(view)}' if changes is None else f'"game_changes":{dumps(changes)}'
+                entry = parts[key] = (seen, text)
+            return key, entry[1]
+
         legal_texts: dict[int | None, str] = {}
         texts: dict[tuple[int, int | None], str] = {}
         for conn in list(self.conns):
             mine = self.room.seat_of(conn.user.id)
             s = mine.seat if mine else None
-            seen = conn.seen_view if conn.wants_changes else None
-            key = id(seen) if seen is not None else 0
-            entry = heads.get(key)
-            if entry is None:
-                changes = game_changes(seen, view) if seen is not None and view is not None else None
-                if changes is None:
-                    key = 0
-                    entry = heads.get(0)
-                    if entry is None:
-                        entry = heads[0] = (None, f'{common},"game":{dumps(view)}')
-                else:
-                    entry = heads[key] = (seen, f'{common},"game_changes":{dumps(changes)}')
-            head = entry[1]
+            key, part = game_part(conn.seen_view if conn.wants_changes else None)
             conn.seen_view = view
             legal = legal_texts.get(s)
             if legal is None:
                 legal = legal_texts[s] = dumps(self._legal(s))
             if conn is origin:
-                conn.send_text(f'{head},"legal":{legal},"ref":{dumps(ref)}}}')
+                conn.send_text(f'{common},{part},"legal":{legal},"ref":{dumps(ref)}}}')
                 continue
             text = texts.get((key, s))
             if text is None:
-                text = texts[key, s] = f'{head},"legal":{legal},"ref":null}}'
+                text = texts[key, s] = f'{common},{part},"legal":{legal},"ref":null}}'
             conn.send_text(text)
         if room_changed:
             self.broadcast_room()
