@@ -1,7 +1,9 @@
 """Two real server processes on one PostgreSQL and one Redis serve the same rooms.
 
 Clients on different processes play one room to the end and see the same events; killing the room's
-owner hands the room to the other process (its lease expires) with nothing lost.
+owner hands the room to the other process (its lease expires) with nothing lost. Both ways a socket that
+reaches the process not owning its room is served: relayed through Redis (the owner runs elsewhere), or
+handed to the owner on this machine (handoff.py).
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ class Rejoining(Table):
         super().absorb(f)
 
 
-@pytest.fixture
-def pair(tmp_path: Path) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+@contextlib.contextmanager
+def _two(tmp_path: Path, *, a_hands_over: bool) -> Iterator[tuple[ProcessServer, ProcessServer]]:
     with fresh_database("postgresql", tmp_path) as db:
         servers = []
         for name in ("a", "b"):
@@ -51,6 +53,7 @@ def pair(tmp_path: Path) -> Iterator[tuple[ProcessServer, ProcessServer]]:
                 cluster_lease_seconds=1.0,
                 cluster_adopt_seconds=0.5,
                 clock_checkpoint_seconds=0.2,
+                cluster_socket_handoff=a_hands_over or name == "b",
             )
             servers.append(ProcessServer(settings, tmp_path / f"{name}.log"))
         try:
@@ -60,6 +63,20 @@ def pair(tmp_path: Path) -> Iterator[tuple[ProcessServer, ProcessServer]]:
         finally:
             for s in servers:
                 s.stop()
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    """A takes no sockets from B, as if it ran on another machine: B relays its sockets' frames."""
+    with _two(tmp_path, a_hands_over=False) as servers:
+        yield servers
+
+
+@pytest.fixture
+def neighbours(tmp_path: Path) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    """Two processes on one machine passing sockets to each other (``opolyx serve --workers``)."""
+    with _two(tmp_path, a_hands_over=True) as servers:
+        yield servers
 
 
 def _play_both(tables: list[Table], until: int | None = None, max_seconds: float = 180) -> None:
@@ -137,6 +154,92 @@ def test_killing_the_owner_hands_the_room_over(pair: tuple[ProcessServer, Proces
         assert max(before) <= len(stored)
         # B's metrics show it took the room's lease over.
         assert metric(scrape(b.base), "opolyx_lease_moves_total", direction="taken") >= 1
+    finally:
+        ann.close()
+        bob.close()
+
+
+def _handoffs(server: ProcessServer) -> dict[str, float]:
+    samples = scrape(server.base)
+    results = ("passed", "kept", "adopted", "declined")
+    return {r: metric(samples, "opolyx_socket_handoffs_total", result=r) for r in results}
+
+
+def test_a_socket_reaching_the_other_process_is_served_by_the_owner(
+    neighbours: tuple[ProcessServer, ProcessServer],
+) -> None:
+    a, b = neighbours
+    ann, bob = Person(a.base, "Ann"), Person(b.base, "Bob")
+    try:
+        room = ann.create("blitz", 2)  # A owns the room
+        assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
+        ann.connect(room["id"])
+        bob.connect(room["id"], changes=True)  # reaches B, which passes it to A before answering
+        assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+        tables = [Table(ann, random.Random(5)), Table(bob, random.Random(6))]
+        _play_both(tables)
+        assert tables[0].result == tables[1].result is not None
+        assert tables[0].events_seen == tables[1].events_seen
+        assert tables[1].game == tables[0].game
+        assert _handoffs(b)["passed"] == 1 and _handoffs(a)["adopted"] == 1
+        # Both sockets live in A; B holds none (nothing of this game went through Redis).
+        assert metric(scrape(a.base), "opolyx_players_connected") == 2
+        assert metric(scrape(b.base), "opolyx_players_connected") == 0
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_an_owner_that_served_no_socket_yet_declines_and_the_socket_is_relayed(
+    neighbours: tuple[ProcessServer, ProcessServer],
+) -> None:
+    a, b = neighbours
+    ann, bob = Person(a.base, "Ann"), Person(b.base, "Bob")
+    try:
+        room = ann.create("blitz", 2)
+        assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
+        # A has not served a room socket yet, so it cannot build one for Bob: B keeps Bob's and relays.
+        bob.connect(room["id"])
+        ann.connect(room["id"])
+        assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+        tables = [Table(ann, random.Random(7)), Table(bob, random.Random(8))]
+        _play_both(tables, until=15)
+        assert tables[0].events_seen[:15] == tables[1].events_seen[:15]
+        assert _handoffs(b)["kept"] == 1 and _handoffs(a)["declined"] == 1
+        assert metric(scrape(b.base), "opolyx_players_connected") == 1
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_when_the_owner_dies_handed_over_sockets_come_back_through_the_other_process(
+    neighbours: tuple[ProcessServer, ProcessServer],
+) -> None:
+    a, b = neighbours
+    ann, bob = Person(a.base, "Ann"), Person(b.base, "Bob")
+    try:
+        room = ann.create("blitz", 2)
+        assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
+        ann.connect(room["id"])
+        bob.connect(room["id"], changes=True)  # held by A from now on
+        assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+        tables = [Rejoining(ann, random.Random(9)), Rejoining(bob, random.Random(10))]
+        _play_both(tables, until=15)
+        before = dict(tables[1].events_seen)
+
+        a.kill()  # both sockets lived in A: both people reconnect, through B, which takes the room over
+        for person in (ann, bob):
+            person.disconnect()
+            person.base = b.base
+            person.http.base_url = b.base  # type: ignore[assignment]
+            person.connect(room["id"], changes=True)
+        _play_both(tables)
+        assert tables[0].result == tables[1].result is not None
+        assert tables[1].game == tables[0].game
+        after = dict(tables[1].events_seen)
+        assert all(after[seq] == events for seq, events in before.items())
+        replay = bob.http.get(f"/games/{room['id']}/replay").json()
+        assert [x["seq"] for x in replay["actions"]] == list(range(1, tables[1].seq + 1))
     finally:
         ann.close()
         bob.close()

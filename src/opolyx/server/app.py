@@ -30,6 +30,8 @@ from opolyx.server.collector import FullCollections
 from opolyx.server.engine_api import EngineApi, load_engine
 from opolyx.server.errors import ApiError
 from opolyx.server.guard import GuardMiddleware
+from opolyx.server.handoff import Handoff
+from opolyx.server.handoff import supported as handoff_supported
 from opolyx.server.hub import HubContext, Peer, RoomHub
 from opolyx.server.identity import SessionSigner, resolve_secret
 from opolyx.server.metrics import ServerMetrics
@@ -59,6 +61,8 @@ class Services:
     replays: ReplayCache
     metrics: ServerMetrics
     sockets: SocketCounter = field(default_factory=SocketCounter)
+    # Cluster mode with other processes on this machine: room sockets go to their room's owner.
+    handoff: Handoff | None = None
 
 
 def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimiter:
@@ -101,7 +105,14 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
             Cluster(settings.redis_url, settings.cluster_lease_seconds, metrics=metrics) if settings.redis_url else None
         )
         stack = contextlib.AsyncExitStack()
+        handoff = (
+            Handoff(cluster.node, metrics=metrics)
+            if cluster is not None and settings.cluster_socket_handoff and handoff_supported()
+            else None
+        )
         try:
+            if handoff is not None:
+                await handoff.start()
             secret = resolve_secret(settings)
             signer = SessionSigner(secret, settings.session_max_age_days * 86400)
             rooms = RoomService(HubContext(settings, store, engine_loader, secret=secret, metrics=metrics), cluster)
@@ -113,6 +124,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
                 rooms,
                 replays=ReplayCache(engine_loader),
                 metrics=metrics,
+                handoff=handoff,
             )
             app.state.services = services
 
@@ -142,6 +154,8 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
                 await stack.aclose()
                 await rooms.close()
         finally:
+            if handoff is not None:
+                await handoff.close()
             if cluster is not None:
                 await cluster.close()
             await store.close()

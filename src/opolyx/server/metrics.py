@@ -87,6 +87,16 @@ class ServerMetrics:
         )
         for direction in ("taken", "released", "lost"):
             self.lease_moves.labels(direction)
+        self.handoffs = Counter(
+            "opolyx_socket_handoffs",
+            "Room sockets (cluster mode, processes on one machine) this server passed to the process owning "
+            "their room, kept because that process did not take them, adopted from another process, or was "
+            "offered but declined (handoff.py).",
+            ["result"],
+            registry=r,
+        )
+        for result in ("passed", "kept", "adopted", "declined"):
+            self.handoffs.labels(result)
 
     def count_rooms(self, statuses: Iterable[str]) -> None:
         """Set the rooms gauge from the status of every room hub this process runs."""
@@ -96,6 +106,9 @@ class ServerMetrics:
 
     def lease(self, direction: str) -> None:
         self.lease_moves.labels(direction).inc()
+
+    def handoff(self, result: str) -> None:
+        self.handoffs.labels(result).inc()
 
     def exposition(self) -> bytes:
         """The text a scrape receives: this process's registry, or the sum of every worker's files."""

@@ -140,6 +140,15 @@ class RoomService:
             return owner
         raise ApiError(503, E.INTERNAL, f"room {room_id} is changing owner; try again")
 
+    async def owner_elsewhere(self, room_id: str) -> str | None:
+        """The node id of another process owning the room, as far as this one knows or Redis says; None
+        for a room this process runs, nobody owns, or without a cluster. Never takes a lease: it is
+        asked before the socket's person is known."""
+        if self.cluster is None or room_id in self.hubs:
+            return None
+        node = self.routes.get(room_id) or await self.cluster.owner(room_id)
+        return node if node is not None and node != self.cluster.node else None
+
     async def _take(self, room_id: str) -> RoomHub | str | None:
         """Take over a room nobody owns, moving our sockets that waited on its old owner here."""
         self.routes.pop(room_id, None)

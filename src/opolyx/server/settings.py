@@ -86,6 +86,9 @@ class Settings(BaseSettings):
     cluster_adopt_seconds: float = 5.0
     # How long a lobby call forwarded to a room's owner may take before it is retried elsewhere.
     cluster_call_timeout: float = 10.0
+    # A room socket that reaches a process other than its room's owner, on the same machine, is handed
+    # to the owner before its handshake is answered (handoff.py) instead of being relayed through Redis.
+    cluster_socket_handoff: bool = True
 
     # Sockets one session (and one address) may hold open at once, across rooms (per process).
     max_sockets_per_user: int = 8

@@ -16,10 +16,14 @@ more per socket; at thousands of sockets the memory was judged worth more (``ben
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 import uvicorn
+from uvicorn.config import Config
+from uvicorn.protocols.utils import is_ssl
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.http11 import Request
@@ -32,16 +36,32 @@ DEFLATE_LEVEL = 1
 DEFLATE_WINDOW_BITS = 13
 # The ASGI scope extension under which a room socket finds RoomSocketProtocol.write_text.
 DIRECT_SEND = "opolyx.direct_send"
+# The scope extension under which a room socket finds its RoomSocketProtocol, to hand the connection to
+# the process that owns its room (handoff.py).
+SOCKET_PROTOCOL = "opolyx.socket_protocol"
 
 
 class RoomSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol with three changes for thousands of mostly idle sockets:
     permessage-deflate at :data:`DEFLATE_LEVEL` over a window of :data:`DEFLATE_WINDOW_BITS`, a direct
-    send for the room's frames, and keepalive pings only for sockets that have gone quiet."""
+    send for the room's frames, keepalive pings only for sockets that have gone quiet, and a way to
+    give the connection, before its handshake is answered, to another process on this machine."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: Any = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.server_state = server_state
         self.heard_at = self.loop.time()
+        # The request head as uvicorn's HTTP protocol handed it over: what another process replays to
+        # take the connection over. None once the handshake has begun to be answered.
+        self.head: bytes | None = None
+        self.adopted = False  # taken over from another process: never handed on again
+        self.handed_off = False
         if self.config.ws_per_message_deflate:
             # What clients send (actions, chat, pings) is small: their window stays uvicorn's 4 KiB.
             self.conn = ServerProtocol(
@@ -58,6 +78,8 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
 
     def data_received(self, data: bytes) -> None:
         self.heard_at = self.loop.time()
+        if not self.handshake_initiated and self.head is None:
+            self.head = data
         super().data_received(data)
 
     def send_keepalive_ping(self) -> None:
@@ -80,6 +102,50 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:  # the handshake was accepted; the app's task has not started yet
             scope["extensions"][DIRECT_SEND] = self.write_text
+            scope["extensions"][SOCKET_PROTOCOL] = self
+
+    # --- handing the connection to another process (handoff.py) --------------------------------------
+
+    def handoff_fd(self) -> int | None:
+        """A duplicate of the connection's file descriptor for another process, with reading paused; None
+        if this connection cannot move: already moved once, TLS (its state lives in this process), the
+        handshake answered, or bytes beyond the request head already received."""
+        if (
+            self.adopted
+            or self.head is None
+            or self.handshake_complete
+            or self.close_sent
+            or self.transport.is_closing()
+            or is_ssl(self.transport)
+            or self.conn.reader.buffer
+        ):
+            return None
+        sock = self.transport.get_extra_info("socket")
+        if sock is None:
+            return None
+        self.transport.pause_reading()
+        return os.dup(sock.fileno())
+
+    def handed_over(self) -> None:
+        """The other process holds the connection now: let go of it here without a byte or a close
+        frame (closing this process's descriptor leaves the connection open in the other's)."""
+        self.handed_off = True
+        self.handshake_complete = True  # uvicorn answers nothing for an app that never accepted
+        self.close_sent = True
+        self.stop_keepalive()
+        # The negotiated compressor (about 50 KiB) is dropped now rather than when the garbage collector
+        # next reaches this protocol's reference cycles (minutes, see OPOLYX_GC_FULL_SECONDS).
+        self.conn.extensions = []
+        self.transport.abort()
+
+    def kept(self) -> None:
+        """The other process did not take the connection: serve it here after all."""
+        if not self.transport.is_closing():
+            self.transport.resume_reading()
+
+    def send_500_response(self) -> None:
+        if not self.handed_off:
+            super().send_500_response()
 
     def write_text(self, text: str) -> bool:
         """Frame, compress and hand ``text`` to the transport now, from the caller's stack.

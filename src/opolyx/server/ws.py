@@ -26,6 +26,7 @@ from opolyx.server.identity import request_token
 from opolyx.server.lobby import valid_id
 from opolyx.server.protocol import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
 from opolyx.server.text import text_code
+from opolyx.server.transport import SOCKET_PROTOCOL, RoomSocketProtocol
 from opolyx.storage import UserRecord
 
 log = logging.getLogger(__name__)
@@ -59,9 +60,25 @@ async def _user(ws: WebSocket, svc: Services) -> tuple[UserRecord, str | None] |
     return None if found is None else (found[0], found[1].id)
 
 
+async def _handed_to_owner(ws: WebSocket, svc: Services, room_id: str) -> bool:
+    """Whether the socket went, unanswered, to the process on this machine that owns its room
+    (handoff.py), which then serves it from the handshake on as if it had accepted it."""
+    handoff = svc.handoff
+    proto = ws.scope.get("extensions", {}).get(SOCKET_PROTOCOL)
+    if handoff is None or not isinstance(proto, RoomSocketProtocol):
+        return False
+    handoff.learn(proto)
+    if proto.adopted or not valid_id(room_id):
+        return False
+    owner = await svc.rooms.owner_elsewhere(room_id)
+    return owner is not None and await handoff.offer(owner, proto)
+
+
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(ws: WebSocket, room_id: str) -> None:
     svc: Services = ws.app.state.services
+    if await _handed_to_owner(ws, svc, room_id):
+        return
     await ws.accept()
     who = await _user(ws, svc)
     if who is None:
