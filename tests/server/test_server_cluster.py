@@ -165,17 +165,31 @@ def _handoffs(server: ProcessServer) -> dict[str, float]:
     return {r: metric(samples, "opolyx_socket_handoffs_total", result=r) for r in results}
 
 
+@contextlib.contextmanager
+def _ann_on_a_bob_on_b(
+    a: ProcessServer, b: ProcessServer, *, bob_first: bool = False
+) -> Iterator[tuple[Person, Person, str]]:
+    """A two-seat Blitz game created on A (so A owns it), Ann's socket opened at A and Bob's at B (Bob's
+    first with ``bob_first``), started; yields the people and the room id."""
+    ann, bob = Person(a.base, "Ann"), Person(b.base, "Bob")
+    try:
+        room_id = ann.create("blitz", 2)["id"]
+        assert bob.post(f"/api/rooms/{room_id}/join").status_code == 200
+        for person in (bob, ann) if bob_first else (ann, bob):
+            person.connect(room_id, changes=person is bob)
+        assert ann.post(f"/api/rooms/{room_id}/start").status_code == 200
+        yield ann, bob, room_id
+    finally:
+        ann.close()
+        bob.close()
+
+
 def test_a_socket_reaching_the_other_process_is_served_by_the_owner(
     neighbours: tuple[ProcessServer, ProcessServer],
 ) -> None:
     a, b = neighbours
-    ann, bob = Person(a.base, "Ann"), Person(b.base, "Bob")
-    try:
-        room = ann.create("blitz", 2)  # A owns the room
-        assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
-        ann.connect(room["id"])
-        bob.connect(room["id"], changes=True)  # reaches B, which passes it to A before answering
-        assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    # Bob's socket reaches B, which passes it to A before answering its handshake.
+    with _ann_on_a_bob_on_b(a, b) as (ann, bob, _room):
         tables = [Table(ann, random.Random(5)), Table(bob, random.Random(6))]
         _play_both(tables)
         assert tables[0].result == tables[1].result is not None
@@ -185,44 +199,26 @@ def test_a_socket_reaching_the_other_process_is_served_by_the_owner(
         # Both sockets live in A; B holds none (nothing of this game went through Redis).
         assert metric(scrape(a.base), "opolyx_players_connected") == 2
         assert metric(scrape(b.base), "opolyx_players_connected") == 0
-    finally:
-        ann.close()
-        bob.close()
 
 
 def test_an_owner_that_served_no_socket_yet_declines_and_the_socket_is_relayed(
     neighbours: tuple[ProcessServer, ProcessServer],
 ) -> None:
     a, b = neighbours
-    ann, bob = Person(a.base, "Ann"), Person(b.base, "Bob")
-    try:
-        room = ann.create("blitz", 2)
-        assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
-        # A has not served a room socket yet, so it cannot build one for Bob: B keeps Bob's and relays.
-        bob.connect(room["id"])
-        ann.connect(room["id"])
-        assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    # A has not served a room socket yet when Bob's arrives, so it cannot build one: B keeps it and relays.
+    with _ann_on_a_bob_on_b(a, b, bob_first=True) as (ann, bob, _room):
         tables = [Table(ann, random.Random(7)), Table(bob, random.Random(8))]
         _play_both(tables, until=15)
         assert tables[0].events_seen[:15] == tables[1].events_seen[:15]
         assert _handoffs(b)["kept"] == 1 and _handoffs(a)["declined"] == 1
         assert metric(scrape(b.base), "opolyx_players_connected") == 1
-    finally:
-        ann.close()
-        bob.close()
 
 
 def test_when_the_owner_dies_handed_over_sockets_come_back_through_the_other_process(
     neighbours: tuple[ProcessServer, ProcessServer],
 ) -> None:
     a, b = neighbours
-    ann, bob = Person(a.base, "Ann"), Person(b.base, "Bob")
-    try:
-        room = ann.create("blitz", 2)
-        assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
-        ann.connect(room["id"])
-        bob.connect(room["id"], changes=True)  # held by A from now on
-        assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    with _ann_on_a_bob_on_b(a, b) as (ann, bob, room_id):  # Bob's socket is held by A from the start
         tables = [Rejoining(ann, random.Random(9)), Rejoining(bob, random.Random(10))]
         _play_both(tables, until=15)
         before = dict(tables[1].events_seen)
@@ -232,14 +228,11 @@ def test_when_the_owner_dies_handed_over_sockets_come_back_through_the_other_pro
             person.disconnect()
             person.base = b.base
             person.http.base_url = b.base  # type: ignore[assignment]
-            person.connect(room["id"], changes=True)
+            person.connect(room_id, changes=True)
         _play_both(tables)
         assert tables[0].result == tables[1].result is not None
         assert tables[1].game == tables[0].game
         after = dict(tables[1].events_seen)
         assert all(after[seq] == events for seq, events in before.items())
-        replay = bob.http.get(f"/games/{room['id']}/replay").json()
+        replay = bob.http.get(f"/games/{room_id}/replay").json()
         assert [x["seq"] for x in replay["actions"]] == list(range(1, tables[1].seq + 1))
-    finally:
-        ann.close()
-        bob.close()

@@ -259,6 +259,30 @@ async def test_a_connection_the_database_dropped_fails_at_most_one_call(store: S
     assert (await store.get_user("a")) is not None
 
 
+async def test_a_dropped_batch_connection_fails_at_most_one_batch(store: Store, database: TestDatabase) -> None:
+    """PostgreSQL writes actions on a connection of their own (pg_batches.py): a restart of the database
+    under it costs at most the batch in flight, and the next batch opens another connection."""
+    if database.kind != "postgresql":
+        pytest.skip("SQLite has no server to drop connections")
+    await _running(store, "g1", "u0")
+    await store.append_action("g1", 1, 0, {"type": "roll"}, clocks={"running": {"c:0": 1.0}})
+    assert isinstance(store, SqlStore) and store._pg_batches is not None
+    writer = store._pg_batches
+    pid = writer._driver.get_server_pid()
+    await pg_exec(database.url, f"SELECT pg_terminate_backend({int(pid)})")
+    failures = 0
+    for seq in range(2, 5):
+        try:
+            await store.append_action("g1", seq, 0, {"type": "roll", "n": seq})
+        except Exception:
+            failures += 1
+            await store.append_action("g1", seq, 0, {"type": "roll", "n": seq})  # the client tries again
+    assert failures <= 1
+    assert writer._driver.get_server_pid() != pid  # written on a new connection
+    assert [r.seq for r in await store.load_actions("g1")] == [1, 2, 3, 4]
+    assert (await store.get_room("g1")).clocks == {"running": {"c:0": 1.0}}  # type: ignore[union-attr]
+
+
 async def test_save_clocks_many_writes_all_and_only_those(store: Store) -> None:
     games = ["g1", "g2", "g3"]
     for i, g in enumerate(games):

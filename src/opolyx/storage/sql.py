@@ -43,6 +43,7 @@ from opolyx.storage.base import (
     Store,
     UserRecord,
 )
+from opolyx.storage.pg_batches import PgBatches
 from opolyx.storage.tables import actions, api_keys, chat_messages, room_seats, rooms, users
 
 log = logging.getLogger(__name__)
@@ -272,6 +273,8 @@ class SqlStore(AccountsSql, Store):
         self._appends: list[_Append] = []
         self._chats: list[_Chat] = []
         self._flusher: asyncio.Task[None] | None = None
+        # PostgreSQL writes its batches as one statement on a connection of their own (pg_batches.py).
+        self._pg_batches = PgBatches(engine) if isinstance(engine, AsyncEngine) else None
 
     @classmethod
     async def open(cls, url: str, *, schema: str = "") -> SqlStore:
@@ -299,6 +302,9 @@ class SqlStore(AccountsSql, Store):
         if self._flusher is not None:
             with contextlib.suppress(BaseException):
                 await self._flusher
+        if self._pg_batches is not None:
+            with contextlib.suppress(Exception):
+                await self._pg_batches.close()
         await self.engine.dispose()
 
     # people ---------------------------------------------------------------------------------------
@@ -587,6 +593,10 @@ class SqlStore(AccountsSql, Store):
 
     async def _write_batch(self, batch: Sequence[_Append], chats: Sequence[_Chat]) -> None:
         now = _now()
+        if self._pg_batches is not None:
+            latest = {item.room_id: item.clocks for item in batch if item.clocks is not None}
+            await self._pg_batches.write([item.row(now) for item in batch], [chat.row() for chat in chats], latest)
+            return
         async with self.engine.begin() as conn:
             if batch:
                 await conn.execute(_INSERT_ACTIONS, [item.row(now) for item in batch])
