@@ -3,7 +3,7 @@
 With ``opolyx serve --workers N`` the kernel gives each new connection to any worker, so about
 (N-1)/N of a room's sockets would sit in a process that does not own the room: every frame to and from
 them travels through Redis, and both processes (and Redis) work on it. At human pace on two workers that
-relay was about an eighth of the workers' busy time (``benchmarks/human.py --profile``).
+relay was about a sixth of the workers' busy time (``benchmarks/human.py --profile``).
 
 So, before it answers the WebSocket handshake, a process that does not own the socket's room offers the
 connection itself to the owner: a duplicate of its file descriptor (``SCM_RIGHTS`` over a Unix socket)

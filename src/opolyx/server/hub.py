@@ -541,16 +541,23 @@ class RoomHub:
         view = self.view
         # The game part by the identity of its base (None: the whole game), worked out once per distinct base,
         # in practice one for the room; each entry keeps its base alive, so no other can take its id meanwhile.
-        parts: dict[int, tuple[JSON | None, str]] = {}
+        # An entry: its base, then the part's own key and text (a base whose changes cannot be sent shares
+        # the whole game's, encoded once for every socket that needs it).
+        parts: dict[int, tuple[JSON | None, int, str]] = {}
 
         def game_part(seen: JSON | None) -> tuple[int, str]:
             key = id(seen)
             entry = parts.get(key)
             if entry is None:
                 changes = game_changes(seen, view) if seen is not None and view is not None else None
-                text = f'"game":{dumps(view)}' if changes is None else f'"game_changes":{dumps(changes)}'
-                entry = parts[key] = (seen, text)
-            return key, entry[1]
+                if changes is not None:
+                    entry = (seen, key, f'"game_changes":{dumps(changes)}')
+                elif seen is not None:
+                    entry = (seen, *game_part(None))
+                else:
+                    entry = (None, key, f'"game":{dumps(view)}')
+                parts[key] = entry
+            return entry[1], entry[2]
 
         legal_texts: dict[int | None, str] = {}
         texts: dict[tuple[int, int | None], str] = {}

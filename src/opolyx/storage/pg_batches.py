@@ -31,8 +31,10 @@ log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 
-ACTION_COLUMNS = ("game_id", "seq", "seat", "action", "created_at")
-CHAT_COLUMNS = ("room_id", "user_id", "name", "seat", "spectator", "text", "at")
+# Every column of the tables (the chat's id is the database's), so a column added to a table and its
+# rows in sql.py is written here too.
+ACTION_COLUMNS = tuple(c.name for c in actions.c)
+CHAT_COLUMNS = tuple(c.name for c in chat_messages.c if c.name != "id")
 CLOCK_COLUMNS = ("id", "clocks")
 
 

@@ -593,8 +593,8 @@ class SqlStore(AccountsSql, Store):
 
     async def _write_batch(self, batch: Sequence[_Append], chats: Sequence[_Chat]) -> None:
         now = _now()
+        latest = {item.room_id: item.clocks for item in batch if item.clocks is not None}
         if self._pg_batches is not None:
-            latest = {item.room_id: item.clocks for item in batch if item.clocks is not None}
             await self._pg_batches.write([item.row(now) for item in batch], [chat.row() for chat in chats], latest)
             return
         async with self.engine.begin() as conn:
@@ -602,7 +602,6 @@ class SqlStore(AccountsSql, Store):
                 await conn.execute(_INSERT_ACTIONS, [item.row(now) for item in batch])
             if chats:
                 await conn.execute(_INSERT_CHAT, [chat.row() for chat in chats])
-            latest = {item.room_id: item.clocks for item in batch if item.clocks is not None}
             if latest:
                 await self._write_clocks(conn, latest)
 
