@@ -551,7 +551,7 @@ class Derived:
         self._shape_lists(range(seats))
         self._forget_reserves(game)
 
-    def _advance(self, game: Game, changed: list[int]) -> None:
+    def _advance(self, game: Game, changed: list[int], levels_only: bool = False) -> None:
         """Move these tables on to ``game``'s holdings, given the companies whose owner, level or mortgage
         differ: the same tables a fresh build makes. Only the colour groups (or kinds) those companies belong
         to are priced again, and only the seats they involve summed again. The lists of holdings are replaced,
@@ -560,6 +560,9 @@ class Derived:
         Sets of units and seats are bit masks and sums are read, changed and written back as plain ints:
         compiled, both are C integer operations, where sets and ``total[o] -= r`` are generic Python calls."""
         info = self.info
+        if levels_only:
+            self._advance_levels(game, changed)
+            return
         old_owner, old_mortgaged = self.owner, self.mortgaged
         owner = self.owner = game.owner[:]
         level = self.level = game.level[:]
@@ -619,13 +622,7 @@ class Derived:
                         top_by[s] = r
         companies = info.companies
         if rescan:
-            for seat in range(len(top_by)):
-                if rescan >> seat & 1:
-                    top = 0
-                    for j in companies:
-                        if (who := owner[j]) is not None and who == seat and rent[j] > top:
-                            top = rent[j]
-                    top_by[seat] = top
+            self._rescan_tops(rescan)
         unowned = self.unowned
         mortgages = 0  # seats whose mortgaged companies changed, one bit each
         for j in changed:  # each company once (see ``derived``)
@@ -657,6 +654,58 @@ class Derived:
             self._shape_lists(seats)
         if sums_moved:
             self._forget_reserves(game)
+
+    def _advance_levels(self, game: Game, changed: list[int]) -> None:
+        """:meth:`_advance` for a change of levels alone (a build or a sale: over half of all changes), which
+        leaves the owners, the mortgages, the groups' shapes and every other street's rent as they were: only
+        the changed streets' rents and their owners' sums move, with no group priced again."""
+        level = self.level = game.level[:]
+        owner, mortgaged, rent = self.owner, self.mortgaged, self.rent
+        top_by, total_by = self.top_by, self.total_by
+        info = self.info
+        members_of, rows = info.group_members, info.rents
+        sums_moved = False
+        rescan = 0  # seats, one bit each
+        for j in changed:
+            o = owner[j]
+            if o is None:
+                continue  # nobody's: no rent either way (an unowned street has no levels)
+            s: int = o
+            lvl = level[j]
+            if mortgaged[j]:
+                r = 0
+            elif lvl:
+                r = rows[j][lvl]
+            else:
+                # An unbuilt street's rent doubles while its group is whole (as ``_street_rents`` prices it).
+                r = rows[j][0] * 2 if owns_group(owner, members_of[j], s) else rows[j][0]
+            was_rent = rent[j]
+            if r == was_rent:
+                continue
+            rent[j] = r
+            total_by[s] = total_by[s] - was_rent + r
+            sums_moved = True
+            if r > top_by[s]:
+                top_by[s] = r
+            elif was_rent == top_by[s] and r < was_rent:
+                rescan |= 1 << s
+        if rescan:
+            self._rescan_tops(rescan)
+        if sums_moved:
+            self._forget_reserves(game)
+
+    def _rescan_tops(self, seats: int) -> None:
+        """``top_by`` of ``seats`` (one bit each) from every company's rent: after a change lowered a rent that
+        was the highest of its owner's."""
+        owner, rent, top_by = self.owner, self.rent, self.top_by
+        companies = self.info.companies
+        for seat in range(len(top_by)):
+            if seats >> seat & 1:
+                top = 0
+                for j in companies:
+                    if (who := owner[j]) is not None and who == seat and rent[j] > top:
+                        top = rent[j]
+                top_by[seat] = top
 
     def _shape_lists(self, seats: Iterable[int]) -> None:
         """``complete``, ``short_one`` and ``near`` of ``seats`` from the groups' shapes, in board order."""
@@ -968,7 +1017,7 @@ def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
         # The game moved on and no other game took these tables over: move them on in place (a decision
         # never spans a change of its own game, so nobody holds the tables as they were).
         new = d
-        d._advance(game, changed)
+        d._advance(game, changed, same_owners and same_mortgages)
         d.seq, d.logged = game.seq, len(game.holdings_log)
         _SERIAL[0] += 1
         d.serial = _SERIAL[0]

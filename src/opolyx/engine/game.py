@@ -205,9 +205,11 @@ class Game(GameState):
     def apply_owned(self, seat: object, action: object) -> list[Event]:
         """``apply`` for a caller that hands ``action`` over: the game records the dict itself, not a private
         copy, so the caller must never change it afterwards. The bot loop's built-in bots build a new dict
-        for every decision; compiled, copying it was 1.5 % of a simulated player-turn."""
-        checked = _action_dict(action)
-        return self._carry_out(seat, checked, checked)
+        for every decision; compiled, copying it was 1.5 % of a simulated player-turn. The dict check is
+        written out rather than a call to ``_action_dict``: it runs once per action of every simulated game."""
+        if not isinstance(action, dict):
+            raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
+        return self._carry_out(seat, action, action)
 
     def apply_code(self, seat: int, code: int) -> list[Event]:
         """``apply`` for an action given by its code (:mod:`opolyx.engine.codes`): the same checks and
