@@ -13,7 +13,6 @@ from opolyx.bots.heuristics import (
     UNKNOWN,
     BoardInfo,
     allies,
-    can_build,
     can_mortgage,
     can_sell,
     count_held,
@@ -132,18 +131,32 @@ class NormalBot(BaseBot):
         return None
 
     def best_build(self, game: Game, info: BoardInfo, seat: int, budget: int) -> int | None:
-        """The street whose next level adds the most rent per unit of cost, within ``budget``."""
+        """The street whose next level adds the most rent per unit of cost, within ``budget``.
+
+        Only a whole group can be built on, so :func:`can_build`'s tests are made here once per group (no
+        member mortgaged; with even building, only the group's lowest streets) and once per street (below the
+        top level, not built on this turn): a call per street was a twentieth of a pure-Python player-turn.
+        The budget is never more than the cash, so the cash test is the budget's."""
         best = None
         best_gain = 0.0
-        level = game.level
+        level, mortgaged, built = game.level, game.mortgaged, game.built
         top = game.rules.max_level
-        for members in derived(game, info).complete[seat]:  # only a whole group can be built on
+        even = game.rules.even_building
+        for members in derived(game, info).complete[seat]:
+            low = top
+            for j in members:
+                if mortgaged[j]:
+                    low = -1
+                    break
+                if level[j] < low:
+                    low = level[j]
+            if low < 0 or low >= top:
+                continue  # a member mortgaged, or the whole group built up (most of a late game's groups)
             for i in members:
                 cost = info.level_cost[i]
-                # A street at the top level first, without a call: most of a late game's whole groups are built up.
-                if cost > budget or level[i] >= top or not can_build(game, info, seat, i):
-                    continue
                 lvl = level[i]
+                if cost > budget or lvl >= top or (even and lvl > low) or i in built:
+                    continue
                 gain = (info.rents[i][lvl + 1] - (info.rents[i][0] * 2 if lvl == 0 else info.rents[i][lvl])) / cost
                 gain *= info.hot[i]
                 if gain > best_gain:
