@@ -16,6 +16,7 @@ from opolyx.bots.heuristics import BoardInfo, board_info
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
     from opolyx.engine.state import Trade
+    from opolyx.rules import Board
 
 Action = dict[str, Any]
 
@@ -69,11 +70,18 @@ class BaseBot:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        #: The board this bot last decided on and its :class:`BoardInfo`: a bot plays one board, so each
+        #: decision finds it here with one identity test instead of a call.
+        self.board: Board | None = None
+        self.info: BoardInfo | None = None
 
     def choose(self, game: Game, seat: int) -> Action:
         if game.result is not None or game.players[seat].out:
             raise NothingToDo(f"seat {seat} has nothing to decide")
-        info = board_info(game.board)
+        info = self.info
+        if info is None or game.board is not self.board:
+            info = self.info = board_info(game.board)
+            self.board = game.board
         if game.trades:
             for t in game.trades.values():
                 if t.recipient == seat:

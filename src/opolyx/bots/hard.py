@@ -264,7 +264,7 @@ class HardBot(NormalBot):
 
     def _without_proposal(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:
         """What the turn does when it proposes nothing (never in jail: see :meth:`on_turn`)."""
-        action = self.manage(game, info, seat, res)
+        action = self.manage(game, info, seat, res, derived(game, info))
         return {"type": "roll"} if action is None else action
 
     def jail_choice(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:
