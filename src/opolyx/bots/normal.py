@@ -483,7 +483,8 @@ class NormalBot(BaseBot):
         if open_trades >= game.rules.max_open_trades:
             return None
         # The targets follow from ownership and who is still in alone: kept with the tables they derive from.
-        key = (seat, tuple(game.eliminated))
+        eliminated = game.eliminated
+        key = (seat, tuple(eliminated) if eliminated else ())  # nobody out for most of a game: no call
         collect = d.by_owner.get(key)
         if collect is None:
             collect = d.by_owner[key] = self.assembly_targets(game, info, seat) + self.collect_targets(game, info, seat)

@@ -208,7 +208,7 @@ class Game(GameState):
         for every decision; compiled, copying it was 1.5 % of a simulated player-turn. The dict check is
         written out rather than a call to ``_action_dict``: it runs once per action of every simulated game."""
         if not isinstance(action, dict):
-            raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
+            raise IllegalAction("bad_action", BAD_ACTION)
         return self._carry_out(seat, action, action)
 
     def apply_code(self, seat: int, code: int) -> list[Event]:
@@ -442,10 +442,14 @@ class Game(GameState):
         return trades.is_fair(self, proposer, recipient, give, take)
 
 
+#: What ``apply`` and ``apply_owned`` answer an action that is not a JSON object.
+BAD_ACTION: Final = "an action is a JSON object with a 'type'"
+
+
 def _action_dict(action: object) -> Action:
     """``action`` if it is a dict, else refused with ``bad_action`` (what ``apply`` and ``apply_owned`` take)."""
     if not isinstance(action, dict):
-        raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
+        raise IllegalAction("bad_action", BAD_ACTION)
     return action
 
 
