@@ -657,7 +657,7 @@ class Derived:
             self._forget_reserves(game)
 
     def _advance_levels(self, game: Game, changed: list[int]) -> None:
-        """:meth:`_advance` for a change of levels alone (a build or a sale: over half of all changes), which
+        """:meth:`_advance` for a change of levels alone (a build or a sale: about half of all changes), which
         leaves the owners, the mortgages, the groups' shapes and every other street's rent as they were: only
         the changed streets' rents and their owners' sums move, with no group priced again."""
         level = self.level = game.level[:]

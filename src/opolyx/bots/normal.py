@@ -79,7 +79,7 @@ class NormalBot(BaseBot):
     def on_turn(self, game: Game, info: BoardInfo, seat: int) -> Action:
         p = game.players[seat]
         # The tables are asked for once and handed on: every step below reads them, and a call of ``derived``
-        # each was 3 % of a pure-Python player-turn.
+        # in each cost a pure-Python player-turn 2 % of its instructions.
         d = derived(game, info)
         res = d.reserve[seat]
         if res < 0:
@@ -141,7 +141,7 @@ class NormalBot(BaseBot):
 
         Only a whole group can be built on, so :func:`can_build`'s tests are made here once per group (no
         member mortgaged; with even building, only the group's lowest streets) and once per street (below the
-        top level, not built on this turn): a call per street was a twentieth of a pure-Python player-turn.
+        top level, not built on this turn): a call per street cost a pure-Python player-turn 1 % of its instructions.
         The budget is never more than the cash, so the cash test is the budget's."""
         best = None
         best_gain = 0.0
