@@ -560,10 +560,10 @@ class Derived:
 
         Sets of units and seats are bit masks and sums are read, changed and written back as plain ints:
         compiled, both are C integer operations, where sets and ``total[o] -= r`` are generic Python calls."""
-        info = self.info
         if levels_only:
             self._advance_levels(game, changed)
             return
+        info = self.info
         old_owner, old_mortgaged = self.owner, self.mortgaged
         owner = self.owner = game.owner[:]
         level = self.level = game.level[:]

@@ -140,13 +140,7 @@ def play_game(
     try:
         steps = 0
         while game.result is None:
-            # ``next_seat``, written out: it runs once per action of every simulated game.
-            if game.trades:
-                seat = next(iter(game.trades.values())).recipient
-            else:
-                actor = game.actor()
-                assert actor is not None
-                seat = actor
+            seat = next_seat(game)
             player = players[seat]
             # The same call in both arms, but compiled, the narrowed one goes through ``BaseBot``'s table of
             # methods, where any other ``Bot``'s is a Python method call that looks ``choose`` up and parses its

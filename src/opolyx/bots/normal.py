@@ -81,9 +81,7 @@ class NormalBot(BaseBot):
         # The tables are asked for once and handed on: every step below reads them, and a call of ``derived``
         # in each cost a pure-Python player-turn 2 % of its instructions.
         d = derived(game, info)
-        res = d.reserve[seat]
-        if res < 0:
-            res = d.reserve_of(seat)
+        res = d.reserve_of(seat)
         if self.trades:
             proposal = self.propose(game, info, seat, res, d)
             if proposal is not None:
