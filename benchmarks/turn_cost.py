@@ -1,5 +1,7 @@
 """What a player-turn costs by the bots at the table: four ``normal`` bots, the same bots with their trade
-proposals switched off, and four ``easy`` bots, each over the same span of rounds, on one core.
+proposals switched off, the same bots looking for a trade to propose as often as ever but never proposing
+one (the same games as without proposals: the difference is the looking), and four ``easy`` bots, each over
+the same span of rounds, on one core.
 
 ``peer.py`` compares opolyx's player-turn with the peer's, whose games run about 620 player-turns without
 trades. A ``normal``-bot game of opolyx ends in about 180: the bots trade streets that complete colour
@@ -27,9 +29,11 @@ from typing import Any
 from peer import interleaved  # beside this script, which Python puts on the path
 
 from opolyx.bots import derive_seed, make_bot, play_game
-from opolyx.bots.base import Bot
+from opolyx.bots.base import Action, Bot
+from opolyx.bots.heuristics import BoardInfo, Derived
 from opolyx.bots.normal import NormalBot
 from opolyx.engine.build import build_name
+from opolyx.engine.game import Game
 from opolyx.rules import load_board
 from opolyx.sim.runner import quiet_collector
 from opolyx.sim.stats import COUNTED, GameCollector
@@ -45,6 +49,20 @@ def normal_without_proposals(seed: int) -> Bot:
     bot = NormalBot(seed)
     bot.trades = False
     return bot
+
+
+class ScanningOnly(NormalBot):
+    """The ``normal`` bot that looks for a trade to propose as often as ever but never makes one: its games are
+    those of :func:`normal_without_proposals`, so the difference between the two lines is what the looking
+    costs, apart from what trading does to a game."""
+
+    def propose(self, game: Game, info: BoardInfo, seat: int, res: int, d: Derived) -> Action | None:
+        super().propose(game, info, seat, res, d)
+        return None
+
+
+def normal_scanning_only(seed: int) -> Bot:
+    return ScanningOnly(seed)
 
 
 def easy(seed: int) -> Bot:
@@ -87,6 +105,7 @@ def main() -> None:
         ("normal, no round limit", normal, None),
         (f"normal, {args.rounds} rounds", normal, limited),
         (f"normal without proposals, {args.rounds} rounds", normal_without_proposals, limited),
+        (f"normal scanning, never proposing, {args.rounds} rounds", normal_scanning_only, limited),
         (f"easy, {args.rounds} rounds", easy, limited),
     ]
     actions: dict[str, int] = {}
@@ -94,7 +113,7 @@ def main() -> None:
         label: line_up(args.games, make, rules, actions, label) for label, make, rules in line_ups
     })
     for label, (times, turns) in timed.items():
-        print(f"{label:42} {min(times) / turns * 1e6:7.2f} µs per player-turn  {turns / args.games:6.1f} "
+        print(f"{label:52} {min(times) / turns * 1e6:7.2f} µs per player-turn  {turns / args.games:6.1f} "
               f"player-turns/game  {actions[label] / turns:4.2f} actions per player-turn")
 
 
