@@ -2,9 +2,12 @@
 
 The peer (gamescomputersplay/monopoly, simpler rules: no auctions, no pay step, no trades by offer) is not
 part of this repository: give a checkout of it by path. Its game log is switched off and its bankruptcy
-log goes to a temporary directory, so the checkout is left as it was. A player-turn is one
-``Player.make_a_move`` call there and one ``turn_started`` event here, and opolyx's games are those of
-``opolyx simulate`` (its game loop in one process, with its event counters).
+log goes to a temporary directory, so the checkout is left as it was. A player-turn is one turn of one player:
+one ``turn_started`` event here, and there one call of ``Player.make_a_move`` from the peer's game loop, not
+counting the calls it makes of itself for a roll after a double, which are the same turn (``PeerGames``).
+Before issue #11's twentieth session those were counted too, 1.19 calls a turn, so the peer's figure per
+player-turn was 0.84 of its real one and every ratio against it 1.19 times too high. opolyx's games are
+those of ``opolyx simulate`` (its game loop in one process, with its event counters).
 
     git clone <a copy of gamescomputersplay/monopoly> /tmp/peer-monopoly
     .venv/bin/python benchmarks/peer.py --peer /tmp/peer-monopoly [--games 200] [--repeat 3]
@@ -17,8 +20,8 @@ With ``--instructions`` it counts instead (valgrind's callgrind, ``instructions.
 player-turn on each side, the imports left out, and their ratio, which other load on a shared machine does
 not move. With ``--bytecodes`` it counts the Python bytecodes each side runs per player-turn (``sys.settrace`` opcode
 events, in this process; a compiled opolyx runs its engine and bots as C, so only the rest is counted). In the
-session that added it the pure-Python time ratio (3.14) fell between the two counts' ratios (instructions
-2.24, bytecodes 3.72): opolyx's bytecodes are cheaper on average than the peer's, which spends more of its
+session that added it the pure-Python time ratio fell between the two counts' ratios (per turn 2.64,
+instructions 1.92, bytecodes 3.15): opolyx's bytecodes are cheaper on average than the peer's, which spends more of its
 time inside C calls, so it runs more of them per instruction, and each costs the interpreter's dispatch a
 hard-to-predict jump. Neither count alone tells whether a change is faster: loops handed to C (``map``,
 ``compress``, ``list.count``) ran 7.6 % fewer bytecodes and took 4 % longer (``versions.py`` times two
@@ -97,39 +100,75 @@ def paired(ours: list[float], theirs: list[float]) -> str:
     return f"median {statistics.median(ratios):.2f} ({ratios[0]:.2f}–{ratios[-1]:.2f})"
 
 
+class PeerGames:
+    """``games`` of the peer's games, the same every time (each is seeded by its number): called, it plays them
+    and returns their player-turns.
+
+    A player-turn is one turn of one player, as one ``turn_started`` event is here. The peer plays a turn as
+    one call of ``Player.make_a_move`` from its game loop, which calls itself again for each roll after a
+    double: those calls are the same turn (about one in six turns has one), so only the outermost call is
+    counted. The counting wraps ``make_a_move`` in a first run of its own (:meth:`count`); the runs after are
+    the peer's code alone, so the counter's time is never the peer's.
+    """
+
+    def __init__(self, games: int) -> None:
+        from monopoly.core import game as peer_game  # type: ignore[import-not-found]
+        from monopoly.core.player import Player  # type: ignore[import-not-found]
+
+        self.games = games
+        self.monopoly_game = peer_game.monopoly_game
+        self.player = Player
+        self.turns: int | None = None
+
+    def play(self) -> None:
+        seeds = random.Random(0)
+        for i in range(self.games):
+            self.monopoly_game((i + 1, seeds.getrandbits(32)))
+
+    def count(self) -> int:
+        """Play the games once with a turn counter on ``make_a_move``, and return (and keep) their turns."""
+        turns = 0
+        inside = False
+        make_a_move = self.player.make_a_move
+
+        def counted(player: Any, *args: Any) -> Any:
+            nonlocal turns, inside
+            if inside:
+                return make_a_move(player, *args)  # a roll after a double: the same turn
+            turns += 1
+            inside = True
+            try:
+                return make_a_move(player, *args)
+            finally:
+                inside = False
+
+        self.player.make_a_move = counted
+        try:
+            self.play()
+        finally:
+            self.player.make_a_move = make_a_move
+        self.turns = turns
+        return turns
+
+    def __call__(self) -> int:
+        if self.turns is None:
+            return self.count()
+        self.play()
+        return self.turns
+
+
 @contextmanager
-def peer_games(path: Path, games: int) -> Iterator[Callable[[], int]]:
-    """A function playing ``games`` of the peer's games and returning their player-turns; its move counter
-    is taken out again afterwards."""
+def peer_games(path: Path, games: int) -> Iterator[PeerGames]:
+    """:class:`PeerGames` from the checkout at ``path``, its game log off and its bankruptcy log in a temporary
+    directory; the checkout leaves the import path again afterwards."""
     sys.path.insert(0, str(path))
-    from monopoly.core import game as peer_game  # type: ignore[import-not-found]
-    from monopoly.core.player import Player  # type: ignore[import-not-found]
     from monopoly.log_settings import LogSettings  # type: ignore[import-not-found]
 
     LogSettings.KEEP_GAME_LOG = False
     LogSettings.BANKRUPTCIES_PATH = Path(tempfile.mkdtemp(prefix="peer-monopoly-")) / "bankruptcies.tsv"
-    moves = 0
-    make_a_move = Player.make_a_move
-
-    def counted(self: Any, *args: Any) -> Any:
-        nonlocal moves
-        moves += 1
-        return make_a_move(self, *args)
-
-    Player.make_a_move = counted
-
-    def run() -> int:
-        nonlocal moves
-        moves = 0
-        seeds = random.Random(0)
-        for i in range(games):
-            peer_game.monopoly_game((i + 1, seeds.getrandbits(32)))
-        return moves
-
     try:
-        yield run
+        yield PeerGames(games)
     finally:
-        Player.make_a_move = make_a_move
         sys.path.remove(str(path))
 
 
@@ -243,6 +282,7 @@ def bytecodes_of(run: Callable[[], int]) -> tuple[int, int]:
 def count_bytecodes(peer: Path, games: int) -> None:
     """Bytecodes per player-turn of both sides' games, and their ratio (see the module's docstring)."""
     with peer_games(peer, games) as run_peer:
+        run_peer.count()  # first, so that the counter's bytecodes are not the peer's
         peer_ops, peer_n = bytecodes_of(run_peer)
     ours_ops, ours_n = bytecodes_of(opolyx_games(games))
     print(f"opolyx build: {build_name()}; Python bytecodes per player-turn (sys.settrace), imports left out")
@@ -268,7 +308,7 @@ def main() -> None:
         side, games = args.count_child[0], int(args.count_child[1])
         if side == "peer":
             with peer_games(peer, games) as run_peer:
-                run_peer()
+                run_peer.play()  # uncounted: the parent counted the turns
         else:
             opolyx_games(games)()
         return
@@ -279,6 +319,7 @@ def main() -> None:
         count_bytecodes(peer, args.games)
         return
     with peer_games(peer, args.games) as run_peer:
+        run_peer.count()  # untimed: the timed runs are the peer's code alone
         timed = interleaved(args.repeat, {
             "peer": run_peer,
             "quiet": collector_as_simulate(run_peer),

@@ -3,7 +3,7 @@ proposals switched off, the same bots looking for a trade to propose as often as
 one (the same games as without proposals: the difference is the looking), and four ``easy`` bots, each over
 the same span of rounds, on one core.
 
-``peer.py`` compares opolyx's player-turn with the peer's, whose games run about 620 player-turns without
+``peer.py`` compares opolyx's player-turn with the peer's, whose games run about 520 player-turns without
 trades. A ``normal``-bot game of opolyx ends in about 180: the bots trade streets that complete colour
 groups, so levels go up, rents grow, and pay steps, mortgages and sales follow. Those are decisions and
 actions the quieter games never have, and they make a player-turn dearer whatever the engine and bots cost
