@@ -9,9 +9,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from server_kit import Person
 
 from live_server import ThreadServer
+from opolyx.server.rooms import new_room_id
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "client_bot.py"
 
@@ -20,6 +22,14 @@ def test_example_speaks_the_protocol_only_through_the_reference_client() -> None
     text = EXAMPLE.read_text()
     assert "from opolyx.client import" in text
     assert "import websockets" not in text and "import httpx" not in text
+
+
+def test_room_ids_can_be_given_on_a_command_line() -> None:
+    """One ``token_urlsafe`` id in 64 began with ``-``, which a command line reads as an option: the example
+    refused ``--room -…`` with a usage error, so such a room could not be joined with it."""
+    ids = [new_room_id() for _ in range(3000)]
+    assert not [i for i in ids if i.startswith("-")]
+    assert len(set(ids)) == len(ids) and {len(i) for i in ids} == {16}
 
 
 def test_example_client_joins_and_plays_to_the_end(
@@ -37,7 +47,9 @@ def test_example_client_joins_and_plays_to_the_end(
     try:
         deadline = time.monotonic() + 30
         while len(ann.http.get(f"/api/rooms/{room['id']}").json()["players"]) < 3:
-            assert time.monotonic() < deadline and proc.poll() is None, proc.stderr
+            if proc.poll() is not None:
+                pytest.fail(f"the example exited with {proc.returncode} before joining: {proc.communicate()}")
+            assert time.monotonic() < deadline, "the example did not join within 30 s"
             time.sleep(0.05)
         assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
         # Ann leaves (resigns): the example plays on against the bot.
