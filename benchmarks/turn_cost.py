@@ -61,10 +61,6 @@ class ScanningOnly(NormalBot):
         return None
 
 
-def normal_scanning_only(seed: int) -> Bot:
-    return ScanningOnly(seed)
-
-
 def easy(seed: int) -> Bot:
     return make_bot("easy", seed)
 
@@ -105,7 +101,7 @@ def main() -> None:
         ("normal, no round limit", normal, None),
         (f"normal, {args.rounds} rounds", normal, limited),
         (f"normal without proposals, {args.rounds} rounds", normal_without_proposals, limited),
-        (f"normal scanning, never proposing, {args.rounds} rounds", normal_scanning_only, limited),
+        (f"normal scanning, never proposing, {args.rounds} rounds", ScanningOnly, limited),
         (f"easy, {args.rounds} rounds", easy, limited),
     ]
     actions: dict[str, int] = {}
