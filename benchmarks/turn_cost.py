@@ -16,8 +16,10 @@ them (the seeds are ``engine_share.py``'s, not the simulator's).
 Prints µs per player-turn (CPU time, best of ``--repeat`` rounds; each round plays every line-up once, in
 turn, as ``peer.py`` does, so a slow spell of a shared machine falls on all of them), player-turns per game
 and actions per player-turn (decisions the bots made, pay steps included), and whether opolyx runs compiled.
+``--scan-every K`` adds, second, whole games of ``normal`` bots that look for a trade to propose only in every
+K-th round (``trade_gain.py --scan-every K`` measures what that costs them in strength).
 
-    .venv/bin/python benchmarks/turn_cost.py [--games 150] [--rounds 45] [--repeat 3]
+    .venv/bin/python benchmarks/turn_cost.py [--games 150] [--rounds 45] [--repeat 3] [--scan-every K]
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from peer import interleaved  # beside this script, which Python puts on the path
+from trade_gain import ScanEvery
 
 from opolyx.bots import derive_seed, make_bot, play_game
 from opolyx.bots.base import Action, Bot
@@ -61,6 +64,17 @@ class ScanningOnly(NormalBot):
         return None
 
 
+def scanning_every(every: int) -> Callable[[int], Bot]:
+    """:class:`trade_gain.ScanEvery` bots looking for trades in every ``every``-th round."""
+
+    def make(seed: int) -> Bot:
+        bot = ScanEvery(seed)
+        bot.every = every
+        return bot
+
+    return make
+
+
 def easy(seed: int) -> Bot:
     return make_bot("easy", seed)
 
@@ -92,7 +106,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--rounds", type=int, default=45, help="round limit for the line-ups compared")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--scan-every", type=int, default=0,
+                        help="add normal bots looking for trades in every K-th round, no round limit (K >= 2)")
     args = parser.parse_args()
+    if args.scan_every == 1 or args.scan_every < 0:
+        parser.error("--scan-every takes 2 or more (every round is the normal bot itself)")
     quiet_collector()
     print(f"opolyx build: {build_name()}; Classic, 4 seats, {args.games} games a line-up; CPU time, best of "
           f"{args.repeat}")
@@ -104,6 +122,9 @@ def main() -> None:
         (f"normal scanning, never proposing, {args.rounds} rounds", ScanningOnly, limited),
         (f"easy, {args.rounds} rounds", easy, limited),
     ]
+    if args.scan_every:
+        line_ups.insert(1, (f"normal looking every {args.scan_every} rounds, no limit", scanning_every(args.scan_every),
+                            None))
     actions: dict[str, int] = {}
     timed = interleaved(args.repeat, {
         label: line_up(args.games, make, rules, actions, label) for label, make, rules in line_ups
