@@ -32,12 +32,23 @@ class ScanEvery(NormalBot):
     read stay the same, so the looking saved is less than the rounds skipped: the scan falls due in the next
     round it looks."""
 
-    every = 2
+    def __init__(self, seed: int, every: int = 2) -> None:
+        super().__init__(seed)
+        self.every = every
 
     def propose(self, game: Game, info: BoardInfo, seat: int, res: int, d: Derived) -> Action | None:
         if game.round % self.every and not game.rules.teams:
             return None
         return super().propose(game, info, seat, res, d)
+
+
+def scan_every_option(text: str) -> int:
+    """``--scan-every``'s value, for both scripts that take it: 2 or more (every round is the normal bot
+    itself), or 0 for none."""
+    every = int(text)
+    if every == 1 or every < 0:
+        raise argparse.ArgumentTypeError("takes 2 or more (every round is the normal bot itself)")
+    return every
 
 
 def proposing_pair_won(mode: str, seed: int, index: int, scan_every: int = 0) -> bool:
@@ -49,10 +60,9 @@ def proposing_pair_won(mode: str, seed: int, index: int, scan_every: int = 0) ->
     bots: list[NormalBot] = []
     for k in range(4):
         ours = k % 2 == proposing
-        bot = (ScanEvery if scan_every and ours else NormalBot)(derive_seed(game_seed, "bot", k))
-        if isinstance(bot, ScanEvery):
-            bot.every = scan_every
-        elif not scan_every:
+        bot_seed = derive_seed(game_seed, "bot", k)
+        bot = ScanEvery(bot_seed, scan_every) if scan_every and ours else NormalBot(bot_seed)
+        if not scan_every:
             bot.trades = ours
         bots.append(bot)
     game = play_game(mode, 4, game_seed, ["normal"] * 4, bots=bots)
@@ -65,11 +75,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--mode", default="classic")
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--scan-every", type=int, default=0,
+    parser.add_argument("--scan-every", type=scan_every_option, default=0,
                         help="compare bots looking for trades in every K-th round with normal bots (K >= 2)")
     args = parser.parse_args()
-    if args.scan_every == 1 or args.scan_every < 0:
-        parser.error("--scan-every takes 2 or more (every round is the normal bot itself)")
     start = time.process_time()
     won = sum(proposing_pair_won(args.mode, args.seed, k, args.scan_every) for k in range(args.games))
     spent = time.process_time() - start

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from peer import interleaved  # beside this script, which Python puts on the path
-from trade_gain import ScanEvery
+from trade_gain import ScanEvery, scan_every_option
 
 from opolyx.bots import derive_seed, make_bot, play_game
 from opolyx.bots.base import Action, Bot
@@ -64,17 +65,6 @@ class ScanningOnly(NormalBot):
         return None
 
 
-def scanning_every(every: int) -> Callable[[int], Bot]:
-    """:class:`trade_gain.ScanEvery` bots looking for trades in every ``every``-th round."""
-
-    def make(seed: int) -> Bot:
-        bot = ScanEvery(seed)
-        bot.every = every
-        return bot
-
-    return make
-
-
 def easy(seed: int) -> Bot:
     return make_bot("easy", seed)
 
@@ -106,11 +96,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--rounds", type=int, default=45, help="round limit for the line-ups compared")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--scan-every", type=int, default=0,
+    parser.add_argument("--scan-every", type=scan_every_option, default=0,
                         help="add normal bots looking for trades in every K-th round, no round limit (K >= 2)")
     args = parser.parse_args()
-    if args.scan_every == 1 or args.scan_every < 0:
-        parser.error("--scan-every takes 2 or more (every round is the normal bot itself)")
     quiet_collector()
     print(f"opolyx build: {build_name()}; Classic, 4 seats, {args.games} games a line-up; CPU time, best of "
           f"{args.repeat}")
@@ -123,8 +111,8 @@ def main() -> None:
         (f"easy, {args.rounds} rounds", easy, limited),
     ]
     if args.scan_every:
-        line_ups.insert(1, (f"normal looking every {args.scan_every} rounds, no limit", scanning_every(args.scan_every),
-                            None))
+        scanning = partial(ScanEvery, every=args.scan_every)
+        line_ups.insert(1, (f"normal looking every {args.scan_every} rounds, no limit", scanning, None))
     actions: dict[str, int] = {}
     timed = interleaved(args.repeat, {
         label: line_up(args.games, make, rules, actions, label) for label, make, rules in line_ups
