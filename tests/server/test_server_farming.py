@@ -11,8 +11,9 @@ import pytest
 from server_kit import choose
 
 import opolyx.engine
+from opolyx.progression import Credit
 from opolyx.server import progress
-from opolyx.storage import Credit, NewRoom, RoomRecord, SeatRecord, SqlStore, Store
+from opolyx.storage import NewRoom, RoomRecord, SeatRecord, SqlStore, Store
 from opolyx.storage.testing import TestDatabase
 
 pytestmark = pytest.mark.anyio

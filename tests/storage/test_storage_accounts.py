@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from opolyx.progression import draw_card, level_for
-from opolyx.storage import FINISHED, Credit, NewRoom, SeatRecord, SqlStore, Store
+from opolyx.progression import Credit, draw_card, level_for, merged
+from opolyx.storage import FINISHED, NewRoom, SeatRecord, SqlStore, Store
 from opolyx.storage.accounts import LINK_EXPIRED, LINK_UNKNOWN, LINK_USED
 from opolyx.storage.testing import TestDatabase
 
@@ -129,7 +129,7 @@ async def test_a_guest_merged_into_an_account_brings_games_xp_and_cards(store: S
     await _game(store, "g2", ["acct", "other"])
     await store.finish_game("g2", None, [_credit(0, "acct", 200)])
     await store.create_session("gs", "guest", "gh", user_agent=None, expires_at=_now() + timedelta(days=1))
-    await store.merge_user("guest", "acct")
+    await store.merge_user("guest", "acct", merged)
     acct = await store.get_user("acct")
     assert acct is not None and (acct.xp, acct.wins, acct.level) == (520, 1, 3)
     assert {g.game_id for g in await store.recent_games("acct")} == {"g1", "g2"}

@@ -4,6 +4,7 @@ Pure functions over plain data, like the engine: no database, no clock, no globa
 server feeds them a finished game and the stored facts about its people, and stores what they return.
 """
 
+from opolyx.progression.booking import Booking, Credit, Standing, Totals, merged
 from opolyx.progression.drops import CardDrop, draw_card, drop_levels_between, rarity_weights
 from opolyx.progression.farming import SeatFacts, refusal
 from opolyx.progression.levels import is_vip, level_for, rank_for, xp_for_level
@@ -11,9 +12,13 @@ from opolyx.progression.table import ProgressionRules, load_progression
 from opolyx.progression.xp import XpParts, game_xp
 
 __all__ = [
+    "Booking",
     "CardDrop",
+    "Credit",
     "ProgressionRules",
     "SeatFacts",
+    "Standing",
+    "Totals",
     "XpParts",
     "draw_card",
     "drop_levels_between",
@@ -21,6 +26,7 @@ __all__ = [
     "is_vip",
     "level_for",
     "load_progression",
+    "merged",
     "rank_for",
     "rarity_weights",
     "refusal",

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from opolyx.progression import SeatFacts, game_xp, is_vip, load_progression, refusal
+from opolyx.progression import Credit, SeatFacts, game_xp, is_vip, load_progression, refusal
 from opolyx.server.engine_api import EngineApi
-from opolyx.storage import Credit, RoomRecord, SeatRecord, Store
+from opolyx.storage import RoomRecord, SeatRecord, Store
 
 JSON = dict[str, Any]
 
