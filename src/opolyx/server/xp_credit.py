@@ -11,16 +11,8 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from opolyx.progression import load_progression
-from opolyx.progression.booking import Credit
-from opolyx.progression.credits import (
-    Person,
-    exits_matter,
-    game_credits,
-    meetings_matter,
-    meetings_since,
-    out_rounds,
-)
+from opolyx.progression import Credit, Person, game_credits, load_progression, out_rounds
+from opolyx.progression.credits import exits_matter, meetings_matter, meetings_since
 from opolyx.server.engine_api import EngineApi
 from opolyx.storage import RoomRecord, Store
 
