@@ -24,7 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 
 import opolyx.engine
-from opolyx.server import progress
+from opolyx.server import xp_credit
 from opolyx.storage import NewRoom, SeatRecord, SqlStore
 from opolyx.storage.tables import users, xp_awards
 from opolyx.storage.testing import pg_url
@@ -62,7 +62,7 @@ async def bench(url: str, schema: str, args: argparse.Namespace) -> None:
             room = await store.start_game(rid, seed=k, seats=seats, seat_info=[{}, {}])
             rooms.append(room)
             t0 = time.perf_counter()
-            credits = await progress.credits(store, opolyx.engine, room, log, snap)
+            credits = await xp_credit.credits(store, opolyx.engine, room, log, snap)
             t1 = time.perf_counter()
             await store.finish_game(rid, snap["result"], credits)
             facts += t1 - t0

@@ -11,8 +11,9 @@ import pytest
 from server_kit import choose
 
 import opolyx.engine
-from opolyx.server import progress
-from opolyx.storage import Credit, NewRoom, RoomRecord, SeatRecord, SqlStore, Store
+from opolyx.progression import Credit
+from opolyx.server import xp_credit
+from opolyx.storage import NewRoom, RoomRecord, SeatRecord, SqlStore, Store
 from opolyx.storage.testing import TestDatabase
 
 pytestmark = pytest.mark.anyio
@@ -82,7 +83,7 @@ async def test_a_pair_that_keeps_meeting_privately_with_an_early_resign_earns_no
     room = await _room(store, "farm", ["a", "b"], public=False)
     log, snap = _play(2, {1: 12})
     assert snap["result"]["round"] >= 12
-    credits = _by_seat(await progress.credits(store, opolyx.engine, room, log, snap))
+    credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
     assert {s: (c.xp, c.refused) for s, c in credits.items()} == {0: (0, "pair_farming"), 1: (0, "pair_farming")}
 
 
@@ -94,7 +95,7 @@ async def test_the_same_game_pays_without_the_history_or_in_public(store: Store)
         await _room(store, "first", ["a", "b"], public=False),
         await _room(store, "pub", ["c", "d"], public=True),
     ):
-        credits = _by_seat(await progress.credits(store, opolyx.engine, room, log, snap))
+        credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
         assert credits[0].refused is None and credits[0].xp == 100 + 25 + credits[0].parts["groups"]
         assert credits[1].refused is None and credits[1].xp == 60 + credits[1].parts["groups"]
         assert credits[0].won and not credits[1].won
@@ -104,7 +105,7 @@ async def test_a_seat_that_resigns_in_the_first_rounds_earns_nothing_while_the_r
     await _users(store, "a", "b", "c")
     room = await _room(store, "early", ["a", "b", "c"], public=True)
     log, snap = _play(3, {2: 2, 1: 12})
-    credits = _by_seat(await progress.credits(store, opolyx.engine, room, log, snap))
+    credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
     assert (credits[2].xp, credits[2].refused) == (0, "early_exit")
     assert credits[0].refused is None and credits[0].xp > 0
     assert credits[1].refused is None and credits[1].xp > 0
@@ -114,5 +115,5 @@ async def test_a_game_over_before_round_ten_pays_nobody(store: Store) -> None:
     await _users(store, "a", "b")
     room = await _room(store, "short", ["a", "b"], public=True)
     log, snap = _play(2, {1: 3})
-    credits = await progress.credits(store, opolyx.engine, room, log, snap)
+    credits = await xp_credit.credits(store, opolyx.engine, room, log, snap)
     assert [(c.xp, c.refused) for c in credits] == [(0, "short_game"), (0, "short_game")]

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from opolyx.progression import draw_card, level_for
-from opolyx.storage import FINISHED, Credit, NewRoom, SeatRecord, SqlStore, Store
+from opolyx.progression import Booking, Credit, ProgressionRules, Standing, draw_card, level_for, merged
+from opolyx.storage import FINISHED, NewRoom, SeatRecord, SqlStore, Store
 from opolyx.storage.accounts import LINK_EXPIRED, LINK_UNKNOWN, LINK_USED
 from opolyx.storage.testing import TestDatabase
 
@@ -94,6 +94,40 @@ async def test_finishing_credits_xp_levels_and_drops_in_one_go(store: Store) -> 
     assert user is not None and user.xp == 325
 
 
+class _Crash(Exception):
+    pass
+
+
+class _CrashingCredit(Credit):
+    """A credit whose booking dies half-way through the seats, as a killed process would."""
+
+    def book(self, standing: Standing, rules: ProgressionRules | None = None) -> Booking:
+        raise _Crash
+
+
+async def test_a_crash_while_booking_credits_nothing_and_finishing_again_credits_each_seat_once(
+    store: Store,
+) -> None:
+    for u in ("a", "b"):
+        await store.create_user(u, u.upper(), "en")
+    await _game(store, "g1", ["a", "b"])
+    dying = [_credit(0, "a", 325, won=True), _CrashingCredit(1, "b", 60, {"total": 60}, False)]
+    with pytest.raises(_Crash):
+        await store.finish_game("g1", {"winner": 0}, dying)
+    room = await store.get_room("g1")
+    assert room is not None and room.status != FINISHED, "the result and the first seat's XP rolled back together"
+    assert await store.awards_of_game("g1") == [] and await store.cards_of("a") == []
+    user = await store.get_user("a")
+    assert user is not None and (user.xp, user.level, user.wins) == (0, 1, 0)
+    awards = await store.finish_game("g1", {"winner": 0}, [_credit(0, "a", 325, won=True), _credit(1, "b", 60)])
+    assert [(x.seat, x.xp) for x in awards] == [(0, 325), (1, 60)]
+    assert await store.finish_game("g1", {"winner": 0}, [_credit(0, "a", 325, won=True), _credit(1, "b", 60)]) == []
+    for u, xp in (("a", 325), ("b", 60)):
+        user = await store.get_user(u)
+        assert user is not None and user.xp == xp
+    assert len(await store.cards_of("a")) == 1
+
+
 async def test_refused_credits_are_recorded_with_their_reason_and_pay_nothing(store: Store) -> None:
     for u in ("a", "b"):
         await store.create_user(u, u.upper(), "en")
@@ -129,7 +163,7 @@ async def test_a_guest_merged_into_an_account_brings_games_xp_and_cards(store: S
     await _game(store, "g2", ["acct", "other"])
     await store.finish_game("g2", None, [_credit(0, "acct", 200)])
     await store.create_session("gs", "guest", "gh", user_agent=None, expires_at=_now() + timedelta(days=1))
-    await store.merge_user("guest", "acct")
+    await store.merge_user("guest", "acct", merged)
     acct = await store.get_user("acct")
     assert acct is not None and (acct.xp, acct.wins, acct.level) == (520, 1, 3)
     assert {g.game_id for g in await store.recent_games("acct")} == {"g1", "g2"}

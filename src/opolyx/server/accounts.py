@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 
-from opolyx.progression import is_vip, load_progression, rank_for, xp_for_level
+from opolyx.progression import is_vip, load_progression, merged, rank_for, xp_for_level
 from opolyx.server import errors as E
 from opolyx.server import sessions
 from opolyx.server.accounts_models import (
@@ -124,7 +124,7 @@ async def verify_link(
             await store.attach_email(created.id, used.email)
             account_id = created.id
     elif guest is not None and guest.id != account_id:
-        await store.merge_user(guest.id, account_id)
+        await store.merge_user(guest.id, account_id, merged)
     account = await store.get_user(account_id)
     assert account is not None
     token, _ = await sessions.open_session(store, svc.signer, account.id, user_agent=request.headers.get("user-agent"))

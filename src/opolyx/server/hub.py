@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket
 
 from opolyx import fairness
 from opolyx.server import errors as E
-from opolyx.server import progress
+from opolyx.server import seat_perks, xp_credit
 from opolyx.server.botplay import choose_bot_action, fallback_action
 from opolyx.server.clocks import ClockBook
 from opolyx.server.engine_api import JSON, EngineApi, GameLike
@@ -201,7 +201,7 @@ class RoomHub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bot_stuck: tuple[int, int] | None = None
         self._known_out: set[int] = {s.seat for s in room.seats if s.out}
-        # XP, level-ups and card drops credited when the game finished (progress.py), per seat.
+        # XP, level-ups and card drops credited when the game finished (xp_credit.py), per seat.
         self.progression: list[JSON] | None = None
         # Private rooms: people without a seat who proved they know the code (or held a seat), so may watch.
         self.admitted: set[str] = set()
@@ -601,7 +601,7 @@ class RoomHub:
             await store.mark_out(self.room.id, newly_out)
             self._known_out.update(newly_out)
         if game.is_over and self.room.status == RUNNING:
-            earned = await progress.credits(store, self.ctx.engine(), self.room, self.log, snap)
+            earned = await xp_credit.credits(store, self.ctx.engine(), self.room, self.log, snap)
             awards = await store.finish_game(self.room.id, snap["result"], earned)
             self.progression = [a.to_json() for a in awards]
             self.clocks.clear()
@@ -847,7 +847,7 @@ class RoomHub:
                 raise ApiError(409, E.TEAM_NEEDS_FULL_TABLE, "team games start with every seat filled")
             # Empty seats are dropped; the engine numbers seats 0..n-1 and draws who begins.
             renumbered = [SeatRecord(i, s.user_id, s.bot, s.name, agent=s.agent) for i, s in enumerate(seats)]
-            seat_info = await progress.seat_info(self.ctx.store, room.mode, renumbered)
+            seat_info = await seat_perks.seat_info(self.ctx.store, room.mode, renumbered)
             seed = secrets.randbits(62)
             game = self.ctx.engine().new_game(room.mode, len(renumbered), seed, seat_info=seat_info)
             self.room = await self.ctx.store.start_game(

@@ -3,7 +3,6 @@
 from opolyx.storage.accounts import (
     AwardRecord,
     CardRecord,
-    Credit,
     GameSummary,
     LeaderRow,
     MagicLinkRecord,
@@ -43,7 +42,6 @@ __all__ = [
     "AwardRecord",
     "CardRecord",
     "ChatRecord",
-    "Credit",
     "GameSummary",
     "LeaderRow",
     "MagicLinkRecord",

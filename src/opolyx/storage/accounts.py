@@ -1,16 +1,19 @@
 """The accounts half of the store interface: sessions, magic links, profiles and progression.
 
 Kept apart from base.py so the game half stays readable; :class:`opolyx.storage.base.Store` inherits
-:class:`AccountStore`, and every backend implements both.
+:class:`AccountStore`, and every backend implements both. The progression rules live in
+opolyx.progression: the store reads an account's standing and writes what they decide.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
+
+from opolyx.progression.booking import Standing, Totals
 
 JSON = dict[str, Any]
 
@@ -55,18 +58,6 @@ class CardRecord:
             "seed": self.seed,
             "game_id": self.game_id,
         }
-
-
-@dataclass(frozen=True)
-class Credit:
-    """XP one seat has earned by the rules (before the daily cap), or the reason it earns none."""
-
-    seat: int
-    user_id: str
-    xp: int
-    parts: JSON
-    won: bool
-    refused: str | None = None
 
 
 @dataclass(frozen=True)
@@ -156,8 +147,12 @@ class AccountStore(abc.ABC):
     async def attach_email(self, user_id: str, email: str) -> None: ...
 
     @abc.abstractmethod
-    async def merge_user(self, guest_id: str, into_id: str) -> None:
-        """Move a guest's games, XP and cards to an account; the guest row is emptied."""
+    async def merge_user(
+        self, guest_id: str, into_id: str, merge: Callable[[Standing, int, int], Totals]
+    ) -> None:
+        """Move a guest's games, XP and cards to an account; the guest row is emptied. ``merge`` (the
+        rules, opolyx.progression.merged) turns the account's standing and the guest's XP and wins into
+        the account's new totals."""
 
     @abc.abstractmethod
     async def update_profile(

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 import sqlalchemy as sa
 
-from opolyx.progression import draw_card, drop_levels_between, level_for, load_progression
+from opolyx.progression.booking import Credit, Standing, Totals
 from opolyx.storage.accounts import (
     LINK_EXPIRED,
     LINK_UNKNOWN,
     LINK_USED,
     AwardRecord,
     CardRecord,
-    Credit,
     GameSummary,
     LeaderRow,
     MagicLinkRecord,
@@ -61,10 +60,6 @@ def _session(row: Any) -> SessionRecord:
 
 def _card(row: Any) -> CardRecord:
     return CardRecord(row.id, row.square, row.rarity, row.level, row.seed, row.game_id, _utc(row.created_at))
-
-
-def day_start(now: datetime) -> datetime:
-    return now.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 class AccountsSql:
@@ -184,7 +179,9 @@ class AccountsSql:
                 users.update().where(users.c.id == user_id).values(email=email, email_verified_at=_now())
             )
 
-    async def merge_user(self, guest_id: str, into_id: str) -> None:
+    async def merge_user(
+        self, guest_id: str, into_id: str, merge: Callable[[Standing, int, int], Totals]
+    ) -> None:
         async with self.engine.begin() as conn:
             guest = (await conn.execute(users.select().where(users.c.id == guest_id))).first()
             into = (await conn.execute(users.select().where(users.c.id == into_id))).first()
@@ -204,15 +201,9 @@ class AccountsSql:
                 .values(revoked_at=_now())
             )
             await conn.execute(rooms.update().where(rooms.c.creator_id == guest_id).values(creator_id=into_id))
-            xp = into.xp + guest.xp
-            before, after = into.level, level_for(xp)
-            seed = await self._drop_seed(conn, into)
-            await self._insert_drops(conn, into_id, seed, before, after, None, _now())
-            await conn.execute(
-                users.update()
-                .where(users.c.id == into_id)
-                .values(xp=xp, level=max(before, after), wins=into.wins + guest.wins, drop_seed=seed)
-            )
+            standing = await self._standing(conn, into, None)
+            totals = merge(standing, int(guest.xp), int(guest.wins))
+            await self._store_totals(conn, into_id, standing.drop_seed, totals, None, _now())
             await conn.execute(
                 users.update().where(users.c.id == guest_id).values(xp=0, level=1, wins=0, deleted_at=_now())
             )
@@ -262,39 +253,55 @@ class AccountsSql:
             )
 
     # progression --------------------------------------------------------------------------------------
+    # The rules (opolyx.progression.booking) decide; these methods read an account's standing and write
+    # what was decided, inside the caller's transaction.
 
-    @staticmethod
-    async def _drop_seed(conn: Any, user_row: Any) -> int:
-        if user_row.drop_seed is not None:
-            return int(user_row.drop_seed)
+    async def _standing(self, conn: Any, user_row: Any, xp_since: datetime | None) -> Standing:
+        """The account's standing; with ``xp_since``, also the XP booked to it since then."""
         # Drawn once per account and kept: every later drop is re-drawable from it (docs/accounts.md).
-        return secrets.randbits(62)
+        seed = int(user_row.drop_seed) if user_row.drop_seed is not None else secrets.randbits(62)
+        today = 0
+        if xp_since is not None:
+            booked = (
+                await conn.execute(
+                    sa.select(sa.func.coalesce(sa.func.sum(xp_awards.c.xp), 0)).where(
+                        xp_awards.c.user_id == user_row.id, xp_awards.c.created_at >= xp_since
+                    )
+                )
+            ).scalar()
+            today = int(booked or 0)
+        return Standing(int(user_row.xp), int(user_row.level), int(user_row.wins), seed, today)
 
     @staticmethod
-    async def _insert_drops(
-        conn: Any, user_id: str, seed: int, before: int, after: int, game_id: str | None, now: datetime
+    async def _store_totals(
+        conn: Any, user_id: str, seed: int, totals: Totals, game_id: str | None, now: datetime
     ) -> list[CardRecord]:
+        """Insert the cards dropped and write the account's new XP, level, wins and card seed."""
         out = []
-        for level in drop_levels_between(before, after):
-            drop = draw_card(seed, level)
+        for drop in totals.drops:
             result = await conn.execute(
                 cards.insert().values(
                     user_id=user_id,
                     square=drop.square,
                     rarity=drop.rarity,
-                    level=level,
+                    level=drop.level,
                     seed=seed,
                     game_id=game_id,
                     created_at=now,
                 )
             )
             card_id = int(result.inserted_primary_key[0])
-            out.append(CardRecord(card_id, drop.square, drop.rarity, level, seed, game_id, now))
+            out.append(CardRecord(card_id, drop.square, drop.rarity, drop.level, seed, game_id, now))
+        await conn.execute(
+            users.update()
+            .where(users.c.id == user_id)
+            .values(xp=totals.xp, level=totals.level, wins=totals.wins, drop_seed=seed)
+        )
         return out
 
     async def _credit(self, conn: Any, game_id: str, credits: Sequence[Credit]) -> list[AwardRecord]:
-        """Credit each seat inside the caller's transaction (the one that stores the result)."""
-        cap = load_progression().farming.daily_xp_cap
+        """Book each seat's credit inside the caller's transaction (the one that stores the result):
+        lock the account, read its standing, let the credit decide (daily cap, levels, drops), write."""
         now = _now()
         awards = []
         for c in sorted(credits, key=lambda c: c.seat):
@@ -304,54 +311,37 @@ class AccountsSql:
             user = (await conn.execute(query)).first()
             if user is None or user.deleted_at is not None:
                 continue
-            xp, refused, parts = c.xp, c.refused, dict(c.parts)
-            if refused is None and xp > 0:
-                today = (
-                    await conn.execute(
-                        sa.select(sa.func.coalesce(sa.func.sum(xp_awards.c.xp), 0)).where(
-                            xp_awards.c.user_id == c.user_id, xp_awards.c.created_at >= day_start(now)
-                        )
-                    )
-                ).scalar()
-                room = max(0, cap - int(today or 0))
-                if xp > room:
-                    parts["capped_from"] = xp
-                    xp = room
-                    if xp == 0:
-                        refused = "daily_cap"
-            if refused is not None:
-                xp = 0
-            before = int(user.level)
-            total = int(user.xp) + xp
-            after = max(before, level_for(total))
-            seed = await self._drop_seed(conn, user)
-            drops = await self._insert_drops(conn, c.user_id, seed, before, after, game_id, now)
-            await conn.execute(
-                users.update()
-                .where(users.c.id == c.user_id)
-                .values(
-                    xp=total,
-                    level=after,
-                    wins=int(user.wins) + (1 if c.won and refused is None else 0),
-                    drop_seed=seed,
-                )
-            )
+            standing = await self._standing(conn, user, c.cap_since(now))
+            booking = c.book(standing)
+            drops = await self._store_totals(conn, c.user_id, standing.drop_seed, booking.totals, game_id, now)
+            after = booking.totals.level
             await conn.execute(
                 xp_awards.insert().values(
                     game_id=game_id,
                     seat=c.seat,
                     user_id=c.user_id,
-                    xp=xp,
-                    parts=parts,
-                    refused=refused,
+                    xp=booking.xp,
+                    parts=booking.parts,
+                    refused=booking.refused,
                     won=c.won,
-                    level_before=before,
+                    level_before=booking.level_before,
                     level_after=after,
                     created_at=now,
                 )
             )
             awards.append(
-                AwardRecord(game_id, c.seat, c.user_id, xp, parts, refused, c.won, before, after, tuple(drops))
+                AwardRecord(
+                    game_id,
+                    c.seat,
+                    c.user_id,
+                    booking.xp,
+                    booking.parts,
+                    booking.refused,
+                    c.won,
+                    booking.level_before,
+                    after,
+                    tuple(drops),
+                )
             )
         return awards
 

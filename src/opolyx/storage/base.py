@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from opolyx.storage.accounts import AccountStore, AwardRecord, Credit
+from opolyx.progression.booking import Credit
+from opolyx.storage.accounts import AccountStore, AwardRecord
 
 JSON = dict[str, Any]
 
@@ -244,8 +245,9 @@ class Store(AccountStore):
     async def finish_game(
         self, room_id: str, result: JSON | None, credits: Sequence[Credit] = ()
     ) -> list[AwardRecord]:
-        """Mark the game finished and credit XP in the same transaction (daily cap, levels, card
-        drops); returns what each credited seat got."""
+        """Mark the game finished and book each credit in the same transaction: the account's standing
+        is read under its lock and the credit decides what to write (``Credit.book``: daily cap, levels,
+        card drops); returns what each credited seat got. A game already finished books nothing."""
 
     # chat
     @abc.abstractmethod
