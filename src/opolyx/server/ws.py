@@ -175,7 +175,8 @@ async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes
     except Exception:
         # Last line: whatever slipped through is this frame's problem only; the socket stays open.
         log.exception("frame failed in room %s", hub.room.id)
-        conn.send(_error(E.INTERNAL, "the server could not handle this frame"))
+        ref = _ref_of(raw, svc.settings.max_frame_bytes)
+        conn.send(_error(E.INTERNAL, "the server could not handle this frame", ref))
 
 
 async def _handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
