@@ -20,11 +20,10 @@ import statistics
 import time
 from typing import Any
 
-from benchmarks.field import STRATEGIES
-
 from opolyx.bots import derive_seed, make_bot, play_game
 from opolyx.bots.base import Bot
 from opolyx.engine.game import Game
+from opolyx.sim.field import STRATEGIES
 
 
 class Timed:

@@ -8,9 +8,11 @@ from opolyx.mcp.stdio import mcp_command
 from opolyx.server.cli import serve
 from opolyx.sim.cli import simulate_command
 from opolyx.story import story
+from opolyx.usage import OneLineErrors
 from opolyx.verify_cli import verify_command
 
-app = typer.Typer(help="opolyx: a Monopoly-style board game.", no_args_is_help=True)
+# Every command's bad input is told in one line on stderr, exit 2 (opolyx.usage).
+app = typer.Typer(help="opolyx: a Monopoly-style board game.", no_args_is_help=True, cls=OneLineErrors)
 app.command("serve")(serve)
 app.command("simulate")(simulate_command)
 app.command("story")(story)
@@ -20,7 +22,7 @@ app.command("verify")(verify_command)
 
 @app.command("play")
 def play(
-    port: int = typer.Option(8000, help="Port to listen on."),
+    port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on, 0-65535."),
 ) -> None:
     """Start a local server and open it in the browser."""
     serve(host=None, port=port, database=None, data_dir=None, open_browser=True)

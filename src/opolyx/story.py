@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import typer
 
+from opolyx import usage
 from opolyx.bots import make_bot
 from opolyx.engine import Game, IllegalAction, new_game
 from opolyx.i18n.amounts import format_amount
@@ -107,10 +108,12 @@ STRENGTHS = ("easy", "normal", "hard")
 
 
 def seat_strengths(seats: int, strength: str | Sequence[str]) -> list[str]:
-    """Each seat's bot strength: one for all, or a list that repeats over the seats."""
+    """Each seat's bot strength: one for all, or a list that repeats over the seats (never a longer one)."""
     given = [strength] if isinstance(strength, str) else list(strength)
     if not given or any(s not in STRENGTHS for s in given):
         raise ValueError(f"bot strengths are {', '.join(STRENGTHS)}")
+    if len(given) > seats:
+        raise ValueError(f"{len(given)} strengths for {seats} seats")
     return [given[seat % len(given)] for seat in range(seats)]
 
 
@@ -222,19 +225,11 @@ def story(
     ),
 ) -> None:
     """Play a whole game between bots and print its story, one line per event."""
+    usage.table(mode, seats)
+    usage.one_of(lang, LANGUAGES, "--lang", "language")
+    levels = usage.per_seat(usage.strengths(strength, "--strength"), seats, "--strength", "strength")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**6)
-    if lang not in LANGUAGES:
-        raise typer.BadParameter(f"languages are {', '.join(LANGUAGES)}", param_hint="--lang")
-    levels = [s.strip() for s in strength.split(",")]
-    try:
-        seat_strengths(seats, levels)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--strength") from exc
-    try:
-        new_game(mode, seats, seed)
-    except IllegalAction as exc:
-        raise typer.BadParameter(str(exc)) from exc
     mode_name = translate(f"mode.{mode}.name", lang)
     typer.echo(translate("story.header", lang, mode=mode_name, seats=seats, seed=seed))
     play_story(mode, seats, seed, typer.echo, strength=levels, language=lang)

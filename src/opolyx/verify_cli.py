@@ -14,7 +14,8 @@ from typing import Annotated
 import typer
 
 import opolyx.engine
-from opolyx import fairness
+from opolyx import fairness, usage
+from opolyx.usage import plural
 
 
 def verify_command(
@@ -29,18 +30,19 @@ def verify_command(
         replay = json.loads(replay_file.read_text(encoding="utf-8"))
         if not isinstance(replay, dict) or not isinstance(replay.get("actions"), list):
             raise ValueError("not a replay (no 'actions' list)")
-    except (OSError, ValueError) as exc:
-        typer.echo(f"opolyx verify: cannot read {replay_file}: {exc}", err=True)
-        raise typer.Exit(2) from None
+    except OSError as exc:
+        usage.fail(f"cannot read {replay_file}: {exc.strerror or exc}")
+    except ValueError as exc:  # not JSON, or not a replay
+        usage.fail(f"cannot read {replay_file}: {' '.join(str(exc).split())}")
     if commitment is not None and isinstance(replay.get("fairness"), dict):
         replay["fairness"] = dict(replay["fairness"], commitment=commitment)
     if replay.get("start", 0) != 0 or replay.get("total_actions", len(replay["actions"])) != len(replay["actions"]):
-        typer.echo("opolyx verify: this file is one page of a replay; fetch it whole (no start/limit)", err=True)
-        raise typer.Exit(2)
+        usage.fail(f"{replay_file} is one page of a replay; fetch it whole (no start/limit)")
     report = fairness.verify(replay, opolyx.engine)
     recorded = any("events" in a for a in replay["actions"])
     typer.echo(f"commitment: {'matches the revealed seed' if report.commitment_ok else 'DOES NOT MATCH'}")
-    typer.echo(f"replayed {report.steps} actions: {report.dice} dice rolls, {report.cards} cards")
+    typer.echo(f"replayed {plural(report.steps, 'action')}: {plural(report.dice, 'dice roll')}, "
+               f"{plural(report.cards, 'card')}")
     if not recorded:
         typer.echo("note: the file has no events (add ?events=true); only the result was compared")
     for line in report.mismatches[:20]:

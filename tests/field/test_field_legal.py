@@ -9,11 +9,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from benchmarks.field import STRATEGIES
 
 from opolyx.bots import derive_seed, make_bot, play_game
 from opolyx.engine.game import Game
 from opolyx.rules import mode_names
+from opolyx.sim.field import STRATEGIES
 
 
 @pytest.mark.parametrize("mode", mode_names())

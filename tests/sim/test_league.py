@@ -37,7 +37,7 @@ def test_ratings_reward_placements_and_average_the_copies() -> None:
 
 def test_unknown_entrants_and_bad_field_modules_are_refused() -> None:
     with pytest.raises(UnknownEntrant, match="unknown entrant 'nobody'"):
-        check_entrants(LeagueConfig("blitz", 4, ("normal", "nobody"), ("normal",), 1, 1, field="benchmarks.field"))
+        check_entrants(LeagueConfig("blitz", 4, ("normal", "nobody"), ("normal",), 1, 1, field="opolyx.sim.field"))
     with pytest.raises(UnknownEntrant, match="no STRATEGIES"):
         check_entrants(LeagueConfig("blitz", 4, ("normal", "easy"), ("normal",), 1, 1, field="json"))
     with pytest.raises(UnknownEntrant, match="two entrants"):
@@ -46,7 +46,7 @@ def test_unknown_entrants_and_bad_field_modules_are_refused() -> None:
 
 def test_a_league_is_a_function_of_its_seed() -> None:
     config = LeagueConfig("blitz", 4, ("normal", "builder", "hard-nosearch"), ("normal",), 6, 7,
-                          field="benchmarks.field")
+                          field="opolyx.sim.field")
     a, b = run_league(config), run_league(config)
     assert a == b
     assert [(t["challenger"], t["opponent"]) for t in a["pairings"]] == [("normal", "builder"),
@@ -60,7 +60,7 @@ def test_a_league_is_a_function_of_its_seed() -> None:
 def test_league_command_prints_the_table_and_draws_it(tmp_path: Path) -> None:
     plot, data = tmp_path / "league.png", tmp_path / "league.json"
     result = runner.invoke(app, ["simulate", "--league", "--mode", "blitz", "--bots", "normal,builder,shark",
-                                 "--challengers", "normal", "--field", "benchmarks.field", "--games", "4",
+                                 "--challengers", "normal", "--field", "opolyx.sim.field", "--games", "4",
                                  "--no-progress", "--plot", str(plot), "--json", str(data)])
     assert result.exit_code == 0, result.output
     assert "ratings (OpenSkill" in result.output

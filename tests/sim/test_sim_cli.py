@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from opolyx.cli import app
 from opolyx.sim import SimConfig, simulate, wilson
 from opolyx.sim.plot import board_cell
-from opolyx.sim.runner import default_bots
+from opolyx.usage import per_seat
 
 runner = CliRunner()
 
@@ -41,9 +41,9 @@ def test_board_cells_run_clockwise_from_the_bottom_right() -> None:
     assert len({board_cell(i) for i in range(40)}) == 40
 
 
-def test_default_bots_repeat_a_short_list() -> None:
-    assert default_bots(4, ("normal",)) == ("normal",) * 4
-    assert default_bots(4, ("hard", "easy")) == ("hard", "easy", "hard", "easy")
+def test_a_short_line_up_repeats_over_the_seats() -> None:
+    assert per_seat(("normal",), 4, "--bots", "bot") == ("normal",) * 4
+    assert per_seat(("hard", "easy"), 4, "--bots", "bot") == ("hard", "easy", "hard", "easy")
 
 
 def test_workers_do_not_change_the_figures(tmp_path: Path) -> None:

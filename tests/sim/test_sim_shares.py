@@ -69,7 +69,12 @@ def test_closing_early_stops_the_workers() -> None:
 
 
 CTRL_C = """
+import signal
 import sys
+
+# A command started in the background (``nohup … &``, as some CI runners launch the suite) inherits SIGINT
+# ignored, and Python then installs no Ctrl-C handler: put back the one an interactive start gets.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from opolyx.cli import app
 sys.argv = ["opolyx", "simulate", "--mode", "classic", "--seats", "4", "--bots", "normal", "--games", "100000",
             "--workers", "2"]
@@ -77,12 +82,18 @@ app()
 """
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="Ctrl-C is sent to a process group here")
-def test_ctrl_c_stops_a_run_with_workers_quietly() -> None:
+@pytest.mark.parametrize("launched", ["in the foreground", "with SIGINT ignored"])
+def test_ctrl_c_stops_a_run_with_workers_quietly(launched: str) -> None:
     """Ctrl-C reaches the command and its workers together: the run stops at once, with no traceback from any
-    worker, and none is left playing."""
+    worker, and none is left playing; also when the suite itself was started with SIGINT ignored."""
+    ignored = _ignore_sigint if launched == "with SIGINT ignored" else None
     proc = subprocess.Popen([sys.executable, "-c", CTRL_C], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=ignored)
     try:
         assert proc.stderr is not None
         seen = ""

@@ -30,6 +30,9 @@ JSON = dict[str, Any]
 FINAL_CLOSE_CODES = {4401: "not_authenticated", 4404: "room_not_found", 4429: "too_many_sockets"}
 # Pauses between reconnection attempts, in seconds; the last one repeats.
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 5.0)
+# The server's answer to a request sent too fast, and the pauses before sending it again, in seconds.
+RATE_LIMITED = "rate_limited"
+RATE_BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
 
 
 class RoomSocket:
@@ -254,14 +257,29 @@ class RoomSocket:
             raise OpolyxError(CONNECTION_LOST, "the connection dropped; the socket reconnects") from exc
 
     async def request(self, frame: JSON, timeout: float = 20.0) -> JSON:
-        """Send a frame with a fresh ``ref`` and wait for the answer carrying it (an error raises)."""
+        """Send a frame with a fresh ``ref`` and wait for the answer carrying it (an error raises).
+
+        A request the server refused as too fast (``rate_limited``) is sent again after a growing pause
+        (:data:`RATE_BACKOFF`) while ``timeout`` allows; then the refusal raises."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        for pause in RATE_BACKOFF:
+            try:
+                return await self._request_once(frame, deadline - loop.time(), timeout)
+            except OpolyxError as exc:
+                if exc.code != RATE_LIMITED or loop.time() + pause >= deadline:
+                    raise
+            await asyncio.sleep(pause)
+        return await self._request_once(frame, deadline - loop.time(), timeout)
+
+    async def _request_once(self, frame: JSON, wait: float, timeout: float) -> JSON:
         self._ref += 1
         ref = self._ref
         future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
         self._futures[ref] = future
         try:
             await self.send(dict(frame, ref=ref))
-            return await asyncio.wait_for(future, timeout)
+            return await asyncio.wait_for(future, max(wait, 0.0))
         except TimeoutError as exc:
             raise OpolyxError(TIMED_OUT, f"no answer to {frame.get('type')} within {timeout} s") from exc
         finally:

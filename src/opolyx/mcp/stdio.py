@@ -14,6 +14,8 @@ import os
 import anyio
 import typer
 
+from opolyx import usage
+
 KEY_ENV = "OPOLYX_API_KEY"
 
 
@@ -48,12 +50,16 @@ async def serve_stdio(server: str, key: str | None, nickname: str, language: str
 
 def mcp_command(
     server: str = typer.Option("http://127.0.0.1:8000", "--server", help="The opolyx server's address."),
-    key: str | None = typer.Option(None, "--key", help=f"A personal API key (default: ${KEY_ENV})."),
+    key: str | None = typer.Option(None, "--key", envvar=KEY_ENV, help="A personal API key."),
     nickname: str = typer.Option("Agent", "--nickname", help="Without a key: the guest's name at the table."),
     language: str = typer.Option("en", "--language", help="Without a key: the guest's language."),
 ) -> None:
     """Serve the MCP connector on stdin/stdout for an AI client (see docs/agents.md)."""
     from opolyx.client import OpolyxError
+    from opolyx.i18n.catalog import LANGUAGES
+
+    usage.http_url(server, "--server")
+    usage.one_of(language, LANGUAGES, "--language", "language")
 
     try:
         anyio.run(serve_stdio, server.rstrip("/"), key or os.environ.get(KEY_ENV) or None, nickname, language)

@@ -15,9 +15,11 @@ import shutil
 import tempfile
 import time
 import webbrowser
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+from opolyx import usage
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -36,19 +38,22 @@ ASYNC_DRIVERS = {"sqlite": {"aiosqlite"}, "postgresql": {"asyncpg"}}
 
 
 def serve(
-    host: Annotated[str | None, typer.Option(help="Address to listen on [env OPOLYX_HOST].")] = None,
+    # Each option names its environment variable (shown by --help as "[env var: …]"); the value read from it
+    # is the one Settings would read.
+    host: Annotated[str | None, typer.Option(envvar="OPOLYX_HOST", help="Address to listen on.")] = None,
     port: Annotated[
-        int | None, typer.Option(min=0, max=65535, help="Port to listen on, 0-65535 [env OPOLYX_PORT].")
+        int | None, typer.Option(min=0, max=65535, envvar="OPOLYX_PORT", help="Port to listen on, 0-65535.")
     ] = None,
     database: Annotated[
         str | None,
         typer.Option(
             "--database",
+            envvar="OPOLYX_DATABASE_URL",
             help="SQLAlchemy URL, e.g. postgresql+asyncpg://user@host/db; default an SQLite file in the "
-            "data directory [env OPOLYX_DATABASE_URL].",
+            "data directory.",
         ),
     ] = None,
-    data_dir: Annotated[str | None, typer.Option(help="Data directory [env OPOLYX_DATA_DIR].")] = None,
+    data_dir: Annotated[str | None, typer.Option(envvar="OPOLYX_DATA_DIR", help="Data directory.")] = None,
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help="Open a browser.")] = False,
     workers: Annotated[
         int,
@@ -56,7 +61,7 @@ def serve(
             min=1,
             envvar="OPOLYX_WORKERS",
             help="Server processes sharing the port and the rooms; more than 1 needs PostgreSQL and "
-            "OPOLYX_REDIS_URL [env OPOLYX_WORKERS].",
+            "OPOLYX_REDIS_URL.",
         ),
     ] = 1,
 ) -> None:
@@ -132,9 +137,8 @@ def worker_app() -> FastAPI:
     return create_app()
 
 
-def _fail(message: str) -> None:
-    typer.echo(f"opolyx: {message}", err=True)
-    raise typer.Exit(2)
+def _fail(message: str) -> NoReturn:
+    usage.fail(message)  # one line on stderr and exit 2, as every command says its input is wrong
 
 
 def _first_line(exc: BaseException) -> str:
@@ -189,12 +193,8 @@ def _serve_workers(settings: Settings, overrides: dict[str, object], workers: in
     from opolyx.server.transport import uvicorn_options
 
     if not settings.redis_url or settings.resolved_database_url().startswith("sqlite"):
-        typer.echo(
-            "opolyx: --workers above 1 needs PostgreSQL (--database) and Redis (OPOLYX_REDIS_URL): "
-            "SQLite serves one process only",
-            err=True,
-        )
-        raise typer.Exit(2)
+        _fail("--workers above 1 needs PostgreSQL (--database) and Redis (OPOLYX_REDIS_URL): "
+              "SQLite serves one process only")
     for name, value in overrides.items():
         os.environ[f"OPOLYX_{name.upper()}"] = str(value)
     os.environ["OPOLYX_SECRET_KEY"] = resolve_secret(settings)

@@ -49,6 +49,18 @@ def _error(code: str, message: str, ref: Any = None, reason: str | None = None) 
     return frame
 
 
+def _ref_of(raw: str | bytes | None, limit: int) -> Any:
+    """The ``ref`` of a frame refused before it is handled (None when it has none or is not JSON)."""
+    if raw is None or len(raw) > limit:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    ref = data.get("ref") if isinstance(data, dict) else None
+    return ref if isinstance(ref, str | int) else None
+
+
 async def _user(ws: WebSocket, svc: Services) -> tuple[UserRecord, str | None] | None:
     """Who opens the socket, and through which session record (None for an API key), so that signing
     that session out can close the socket too (sessions.close_sockets)."""
@@ -132,8 +144,9 @@ async def _serve(
                 raw = message.get("bytes")
             if not svc.limiter.allow("ws", f"conn:{conn.id}", f"user:{user.id}"):
                 strikes += 1
-                if strikes == 1 or strikes % 10 == 0:
-                    conn.send(_error(E.RATE_LIMITED, "too many frames; slow down"))
+                # Answered like any refusal, with the request's ref (its sender waits for it), at most
+                # FLOOD_STRIKES times before the socket is closed.
+                conn.send(_error(E.RATE_LIMITED, "too many frames; slow down", _ref_of(raw, limit)))
                 if strikes >= FLOOD_STRIKES:
                     conn.close(CLOSE_FLOOD)
                     break
@@ -162,7 +175,8 @@ async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes
     except Exception:
         # Last line: whatever slipped through is this frame's problem only; the socket stays open.
         log.exception("frame failed in room %s", hub.room.id)
-        conn.send(_error(E.INTERNAL, "the server could not handle this frame"))
+        ref = _ref_of(raw, svc.settings.max_frame_bytes)
+        conn.send(_error(E.INTERNAL, "the server could not handle this frame", ref))
 
 
 async def _handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:

@@ -7,8 +7,9 @@ copies of a strategy is what a player filling seats with bots, or facing one, ac
 
 Entrants are our strengths (``easy``, ``normal``, ``hard``, and ``hard-nosearch``: the hard bot with its
 look-ahead switched off, the control for measuring the search) plus any strategies a *field module* names in
-its ``STRATEGIES`` mapping (name → factory taking a seed). The field of outside-style strategies lives in
-``benchmarks/field`` — outside the product, because it exists only to measure our bots.
+its ``STRATEGIES`` mapping (name → factory taking a seed). The field of outside-style strategies ships as
+:mod:`opolyx.sim.field` (``--field opolyx.sim.field``), so a league runs from any directory; it exists only
+to measure our bots and no room offers it.
 
 Ratings: OpenSkill's Plackett–Luce model over every game's placements, in game order (so a league is a
 function of its seed). An entrant seated several times in one game (the copies) is rated once per seat from
@@ -58,10 +59,17 @@ class UnknownEntrant(ValueError):
     """An entrant name that is neither one of our bots nor in the field module."""
 
 
+#: The field of outside strategies that ships with the simulator.
+PACKAGED_FIELD = "opolyx.sim.field"
+#: Where the field lived before it shipped in the package; a league command naming it still finds it.
+FIELD_ALIASES = {"benchmarks.field": PACKAGED_FIELD}
+
+
 def load_field(module: str | None) -> Mapping[str, BotFactory]:
-    """The field module's ``STRATEGIES``; the working directory is searched too (``benchmarks.field``)."""
+    """The field module's ``STRATEGIES``; the working directory is searched too, for a field of your own."""
     if module is None:
         return {}
+    module = FIELD_ALIASES.get(module, module)
     if "" not in sys.path and str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
     mod = importlib.import_module(module)

@@ -10,6 +10,16 @@ from pathlib import Path
 from typing import Any
 
 
+def formats() -> tuple[str, ...]:
+    """The file endings a picture can be saved as (``png``, ``svg``, ``pdf``, …)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return tuple(FigureCanvasBase.get_supported_filetypes())
+
+
 def board_cell(index: int, n: int = 40) -> tuple[int, int]:
     """(column, row) of square ``index`` on an 11×11 ring: Start bottom right, play runs clockwise."""
     side = n // 4

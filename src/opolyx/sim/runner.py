@@ -11,7 +11,7 @@ import gc
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -248,17 +248,3 @@ def format_report(data: dict[str, Any]) -> str:
                 parts.append(f"r{m['round']} {m['mean_cash']:.0f} ({m['games']} games)")
         lines.append("money in play (mean total cash at round start): " + ", ".join(parts))
     return "\n".join(lines)
-
-
-def bots_list(text: str) -> tuple[str, ...]:
-    return tuple(b.strip() for b in text.split(",") if b.strip())
-
-
-def default_bots(seats: int, given: Sequence[str]) -> tuple[str, ...]:
-    """A single strength fills every seat; a shorter list repeats, so ``--bots normal`` just works."""
-    bots = list(given)
-    if not bots:
-        bots = ["normal"]
-    while len(bots) < seats:
-        bots.append(bots[len(bots) % len(given or ["normal"])])
-    return tuple(bots[:seats]) if len(given) <= seats else tuple(bots)

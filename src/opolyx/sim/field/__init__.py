@@ -2,9 +2,8 @@
 simulators, written the way an outside bot author would write them — from the legal-action list and the
 public state only, with none of our bots' valuations.
 
-They live here, beside the benchmarks and outside the product package, because they exist to measure our
-bots, never to play people. Tests import them as ``benchmarks.field`` (the repository root is on pytest's
-path); ``opolyx simulate --league --field benchmarks.field`` loads them by that module path.
+They exist to measure our bots in a league, never to play people: no room offers them. They ship with the
+simulator so that ``opolyx simulate --league --field opolyx.sim.field`` runs from any directory.
 
 Every strategy is a factory ``seed -> bot``; :data:`STRATEGIES` names them for the league.
 """
@@ -13,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from benchmarks.field.strategies import (
+from opolyx.sim.field.strategies import (
     AuctionShark,
     BuyEverythingBuilder,
     CashHoarder,
