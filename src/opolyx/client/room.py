@@ -21,10 +21,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
 from opolyx.client.errors import CONNECTION_LOST, TIMED_OUT, OpolyxError
+from opolyx.jsontypes import JSON
 
 log = logging.getLogger(__name__)
 
-JSON = dict[str, Any]
 # Close codes after which reconnecting cannot help (docs/protocol.md, section 3).
 # 4429: too many sockets for this session or address; hammering the server would not help.
 FINAL_CLOSE_CODES = {4401: "not_authenticated", 4404: "room_not_found", 4429: "too_many_sockets"}

@@ -6,11 +6,12 @@ hands the square reached to the turn flow (``kernel.land``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, get_args
 
 from opolyx.engine import actions, kernel, moving, teams
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
+from opolyx.engine.vocabulary import BusUse
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
@@ -18,8 +19,8 @@ if TYPE_CHECKING:
 #: Faces of Speed's third die, indexed by the rolled value 1–6.
 THIRD_DIE_FACES: Final[tuple[int | str, ...]] = (1, 2, 3, "bus", "x", "x")
 
-#: The Bus choices: both white dice, or either one of them (in the order rolled).
-BUS_USES: tuple[str, ...] = ("sum", "first", "second")
+#: The Bus choices: both white dice, or either one of them (in the order rolled; ``vocabulary.BusUse``).
+BUS_USES: Final[tuple[str, ...]] = get_args(BusUse)
 
 
 def x_jump(game: GameState, seat: int) -> bool:

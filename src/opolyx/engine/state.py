@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
+from opolyx.engine.vocabulary import Phase
 from opolyx.rules import Board, Card, Rules
 
 Event: TypeAlias = dict[str, Any]
@@ -260,8 +261,8 @@ class GameState:
     murabaha: dict[int, Murabaha]
     round: int
     turn: int
-    phase: str
-    phase_before_pay: str
+    phase: Phase
+    phase_before_pay: Phase
     turn_no: int
     doubles: int
     roll_again: bool
@@ -351,7 +352,7 @@ class GameState:
                           "seconds": self.rules.auction_seconds},
             })
         else:
-            decision = self.phase
+            decision: str = self.phase
             if decision == "turn":
                 decision = "jail" if self.players[self.turn].in_jail else "roll"
             out.append({

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
 
 from opolyx.client import Client, OpolyxError, RoomSocket
+from opolyx.jsontypes import JSON
 from opolyx.mcp.summary import summarize
 from opolyx.server.protocol import RoomOut
 
-JSON = dict[str, Any]
 # wait_for_turn never blocks longer than this, whatever the model asks for.
 MAX_WAIT_SECONDS = 60.0
 

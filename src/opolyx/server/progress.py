@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
+from opolyx.jsontypes import JSON
 from opolyx.progression import SeatFacts, game_xp, is_vip, load_progression, refusal
 from opolyx.server.engine_api import EngineApi
 from opolyx.storage import Credit, RoomRecord, SeatRecord, Store
-
-JSON = dict[str, Any]
 
 
 async def seat_info(store: Store, mode: str, seats: Sequence[SeatRecord]) -> list[JSON]:
