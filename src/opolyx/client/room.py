@@ -21,6 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
 from opolyx.client.errors import CONNECTION_LOST, TIMED_OUT, OpolyxError
+from opolyx.engine.vocabulary import ClientAction
 from opolyx.jsontypes import JSON
 
 log = logging.getLogger(__name__)
@@ -267,7 +268,7 @@ class RoomSocket:
         finally:
             self._futures.pop(ref, None)
 
-    async def act(self, action: JSON, timeout: float = 20.0) -> JSON:
+    async def act(self, action: ClientAction | JSON, timeout: float = 20.0) -> JSON:
         """Play ``action`` for this seat on the state last seen (``seq``); the ``events`` frame it caused.
 
         Refusals raise OpolyxError with the server's code (``illegal_action`` carries the engine's in

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
-from opolyx.engine.vocabulary import Phase
+from opolyx.engine.vocabulary import EventType, Phase
 from opolyx.rules import Board, Card, Rules
 
 Event: TypeAlias = dict[str, Any]
@@ -405,11 +405,11 @@ class GameState:
         self.engine_only = other.engine_only
         self.keeps_actions = other.keeps_actions
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventType, **data: Any) -> None:
         """Record an event of this action (the rule modules report everything they do through here)."""
         self.emit_data(kind, data)
 
-    def emit_data(self, kind: str, data: Event) -> None:
+    def emit_data(self, kind: EventType, data: Event) -> None:
         """``emit`` for an event whose fields are already in a dict of its own (taken over, not copied).
         Compiled, a call that spreads a dict into ``emit``'s keywords (``**extra``, a key like ``from``) is
         a generic Python call that builds the fields three times; this is a direct one."""
