@@ -29,6 +29,14 @@ def test_modes_are_the_rule_tables() -> None:
     assert tuple(mode_names()) == v.MODES
 
 
+def test_the_browser_lists_the_same_modes() -> None:
+    """The browser's client cannot import Python: its list is checked against the vocabulary instead."""
+    names_js = (Path(opolyx.__file__).parent / "web" / "js" / "names.js").read_text(encoding="utf-8")
+    listed = re.search(r"export const MODES = \[([^\]]*)\]", names_js)
+    assert listed is not None
+    assert tuple(re.findall(r"'([a-z]+)'", listed.group(1))) == v.MODES
+
+
 def test_action_classes_are_the_engine_handlers() -> None:
     assert set(Game._HANDLERS) == v.CLIENT_ACTION_TYPES | v.SYSTEM_ACTION_TYPES
     assert not v.CLIENT_ACTION_TYPES & v.SYSTEM_ACTION_TYPES
