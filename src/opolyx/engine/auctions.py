@@ -27,7 +27,7 @@ def start_auction(game: GameState, decliner: int, square: int) -> None:
     game.phase = "auction"
     if (reported := game.reported) is None or "auction_started" in reported:
         game.emit("auction_started", square=square, order=list(order),
-                   minimum=game.board.squares[square].price)
+                  minimum=game.board.squares[square].price)
     auction_continue(game, advance=False)
 
 

@@ -53,7 +53,7 @@ def draw_card(game: GameState, seat: int) -> None:
         if rules.red_envelope and others:
             shares = fortuna.red_envelope(game, card.amount * len(others), len(others))
             game.emit("red_envelope", seat=seat, shares=dict(zip([str(o) for o in others], shares,
-                                                                      strict=True)))
+                                                                     strict=True)))
             kernel.add_debt(game, seat, [Creditor(o, s) for o, s in zip(others, shares, strict=True)], "card")
         else:
             kernel.add_debt(game, seat, [Creditor(o, card.amount) for o in others], "card")

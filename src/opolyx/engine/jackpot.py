@@ -57,7 +57,7 @@ def on_jackpot_bet(game: GameState, seat: int | None, action: Action) -> None:
     won = die in numbers
     payout = stake * game.rules.jackpot_multipliers[len(numbers) - 1] if won else 0
     game.emit("jackpot_played", seat=seat, numbers=sorted(numbers), die=die, won=won, stake=stake,
-               payout=payout)
+              payout=payout)
     if won:
         kernel.bank_pays(game, seat, payout, "jackpot")
     game.phase = "resolving"

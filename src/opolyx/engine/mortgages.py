@@ -48,7 +48,7 @@ def mortgage(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
     game.bank_paid += value
     if (reported := game.reported) is None or "mortgaged" in reported:
         game.emit("mortgaged", seat=seat, square=i, value=value, auto=auto,
-                   rounds_left=game.mortgage_left.get(i))
+                  rounds_left=game.mortgage_left.get(i))
 
 
 def tick(game: GameState, seat: int) -> None:

@@ -33,7 +33,7 @@ def settle(game: GameState, debt: Debt, *, auto: bool = False) -> None:
         paid.append({"seat": c.seat, "amount": c.amount, "received": received})
     game.debts.remove(debt)
     game.emit("debt_paid", seat=debt.debtor, amount=debt.amount, reason=debt.reason, square=debt.square,
-               creditors=paid, auto=auto)
+              creditors=paid, auto=auto)
     if debt.reason == "bail":
         jail.release(game, debt.debtor, "bail")
     elif debt.reason == "murabaha" and debt.square is not None:
@@ -146,7 +146,7 @@ def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None)
     p.in_jail = False
     game.eliminated.append(seat)
     game.emit("player_out", seat=seat, reason=reason, creditors=payouts, returned=leftover,
-               squares=owned, heir=heir)
+              squares=owned, heir=heir)
     for tid in [t.id for t in game.trades.values() if seat in (t.proposer, t.recipient)]:
         del game.trades[tid]
         game.emit("trade_lapsed", trade=tid, reason="player_out")
