@@ -28,7 +28,7 @@ from turn_cost import line_up, normal
 
 from opolyx.bots import derive_seed, play_game
 from opolyx.bots.base import Action, Bot
-from opolyx.engine.build import build_name
+from opolyx.engine.compiled import build_name
 from opolyx.engine.game import Game
 from opolyx.rules import load_board
 from opolyx.sim.runner import quiet_collector

@@ -14,7 +14,7 @@ import random
 import time
 
 import opolyx
-from opolyx.engine.build import build_name
+from opolyx.engine.compiled import build_name
 from opolyx.rules import mode_names
 
 

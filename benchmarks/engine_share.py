@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from opolyx.bots import derive_seed, play_game
-from opolyx.engine.build import build_name
-from opolyx.engine.setup import new_game
+from opolyx.engine.compiled import build_name
+from opolyx.engine.game import new_game
 
 #: One recorded game: its seed, its seat info and its ``[seat, action]`` pairs.
 Record = tuple[int, list[dict[str, Any]], list[tuple[int | None, dict[str, Any]]]]

@@ -29,7 +29,7 @@ def child(games: int, replays: int, simulated: int) -> None:
     from engine_share import bot_games  # beside this script, which Python puts on the path
 
     from opolyx.bots import derive_seed, play_game
-    from opolyx.engine.setup import new_game
+    from opolyx.engine.game import new_game
     from opolyx.rules import load_board
     from opolyx.sim.stats import COUNTED, GameCollector
 
@@ -73,7 +73,7 @@ def main() -> None:
         sys.exit("valgrind is needed (apt-get install valgrind)")
     from engine_share import bot_games, count_turns
 
-    from opolyx.engine.build import build_name
+    from opolyx.engine.compiled import build_name
 
     turns = count_turns(bot_games(args.games))
     base, play, replay = (instructions(0, 0), instructions(args.games, 0), instructions(args.games, REPLAYS))

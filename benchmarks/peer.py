@@ -55,7 +55,7 @@ import orjson
 
 import opolyx
 from opolyx.engine import codes
-from opolyx.engine.build import build_name, is_compiled
+from opolyx.engine.compiled import build_name, is_compiled
 from opolyx.sim.runner import SimConfig, iter_records, play_one, quiet_collection
 from opolyx.sim.stats import COUNTED
 

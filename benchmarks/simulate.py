@@ -16,9 +16,8 @@ from typing import Any
 
 from opolyx.bots import derive_seed, make_bot, play_game
 from opolyx.bots.base import Bot
-from opolyx.engine.build import build_name
-from opolyx.engine.game import Game
-from opolyx.engine.setup import new_game
+from opolyx.engine.compiled import build_name
+from opolyx.engine.game import Game, new_game
 
 
 class Timed:

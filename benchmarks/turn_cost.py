@@ -36,7 +36,7 @@ from opolyx.bots import derive_seed, make_bot, play_game
 from opolyx.bots.base import Action, Bot
 from opolyx.bots.heuristics import BoardInfo, Derived
 from opolyx.bots.normal import NormalBot
-from opolyx.engine.build import build_name
+from opolyx.engine.compiled import build_name
 from opolyx.engine.game import Game
 from opolyx.rules import load_board
 from opolyx.sim.runner import quiet_collector

@@ -30,7 +30,7 @@ from peer import paired  # beside this script, which Python puts on the path
 #: The measured program: ``opolyx simulate``'s games in one process, timed without the imports.
 CHILD = """
 import json, sys, time
-from opolyx.engine.build import build_name
+from opolyx.engine.compiled import build_name
 from opolyx.sim.runner import SimConfig, iter_records
 config = SimConfig(mode="classic", seats=4, bots=("normal",) * 4, games=int(sys.argv[1]), seed=1)
 start = time.process_time()

@@ -17,7 +17,7 @@ import argparse
 import statistics
 from typing import Any
 
-from opolyx.engine.build import build_name
+from opolyx.engine.compiled import build_name
 from opolyx.sim.runner import SimConfig, pool_start_method, simulate
 
 

@@ -33,9 +33,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: What gets compiled, relative to ``src``: the rules engine, the classes of the rule tables it reads on every
-#: step (``Square``, ``Board``, ``Rules``: native attribute reads instead of slot descriptors), every bot
-#: with the tables they share, and the simulator's per-event counters (``opolyx simulate`` reads every event).
+#: What gets compiled, relative to ``src``: the rules engine (a directory: every module in it but those of
+#: :data:`INTERPRETED`), the classes of the rule tables it reads on every step (``Square``, ``Board``,
+#: ``Rules``: native attribute reads instead of slot descriptors), every bot with the tables they share, and
+#: the simulator's per-event counters (``opolyx simulate`` reads every event).
 MODULES = (
     "opolyx/engine",
     "opolyx/rules/model.py",
@@ -47,6 +48,23 @@ MODULES = (
     "opolyx/bots/loop.py",
     "opolyx/sim/stats.py",
 )
+
+
+#: Modules under a compiled directory that stay interpreted: the engine's vocabulary holds only types, whose
+#: field annotations the server reads at run time (a compiled ``TypedDict`` keeps only the bare classes).
+INTERPRETED = ("opolyx/engine/vocabulary.py",)
+
+
+def module_paths(src: Path) -> list[str]:
+    """:data:`MODULES` with each directory spelled out as its modules, less :data:`INTERPRETED`."""
+    out: list[str] = []
+    for entry in MODULES:
+        path = src / entry
+        if path.is_dir():
+            out += sorted(p.relative_to(src).as_posix() for p in path.glob("*.py"))
+        else:
+            out.append(entry)
+    return [m for m in out if m not in INTERPRETED]
 
 
 def compiler() -> str | None:
@@ -103,7 +121,7 @@ def mypyc(src: Path, flags: str = "") -> subprocess.CompletedProcess[str]:
     if flags:
         env["CFLAGS"] = f"{env.get('CFLAGS', '')} {flags}".strip()
         env["LDFLAGS"] = f"{env.get('LDFLAGS', '')} {flags}".strip()
-    cmd = [sys.executable, "-m", "mypyc", *MODULES]
+    cmd = [sys.executable, "-m", "mypyc", *module_paths(src)]
     return subprocess.run(cmd, cwd=src, capture_output=True, text=True, check=False, env=env)
 
 

@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-JSON = dict[str, Any]
+from opolyx.jsontypes import JSON
+
 ALGORITHM = "sha256"
 # Events whose content comes from the game's random generator; counted separately in reports.
 DICE_EVENTS = frozenset({"dice_rolled"})

@@ -21,6 +21,7 @@ import typer
 from opolyx import usage
 from opolyx.bots import make_bot
 from opolyx.engine import Game, IllegalAction, new_game
+from opolyx.engine.vocabulary import MODES
 from opolyx.i18n.amounts import format_amount
 from opolyx.i18n.catalog import LANGUAGES, translate
 from opolyx.i18n.narrate import Narrator
@@ -216,7 +217,7 @@ def play_story(
 
 
 def story(
-    mode: str = typer.Option("classic", "--mode", "-m", help="Game mode: classic, blitz, speed, team, halal, fortuna."),
+    mode: str = typer.Option("classic", "--mode", "-m", help=f"Game mode: {', '.join(MODES)}."),
     seats: int = typer.Option(4, "--seats", "-n", help="Number of seats (2–6; team: 4 or 6)."),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for the game and the bots (random if omitted)."),
     lang: str = typer.Option("en", "--lang", "-l", help=f"Language of the story: {', '.join(LANGUAGES)}."),

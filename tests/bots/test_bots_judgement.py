@@ -10,8 +10,7 @@ from __future__ import annotations
 from opolyx.bots import make_bot
 from opolyx.bots.base import memory
 from opolyx.bots.hard import HardBot
-from opolyx.engine.game import Game
-from opolyx.engine.setup import new_game
+from opolyx.engine.game import Game, new_game
 from opolyx.engine.state import Offer, Trade
 
 

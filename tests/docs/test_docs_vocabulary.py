@@ -34,7 +34,7 @@ def test_every_action_type_has_a_section() -> None:
 
 
 def test_every_event_type_has_a_section() -> None:
-    events = set(re.findall(r"_emit(?:_data)?\(\s*\"([a-z_]+)\"", _engine_source()))
+    events = set(re.findall(r"\.emit(?:_data)?\(\s*\"([a-z_]+)\"", _engine_source()))
     assert len(events) > 40
     missing = sorted(events - _headings())
     assert not missing, f"events without a section in docs/actions.md: {missing}"

@@ -24,7 +24,7 @@ SAME_EVERYWHERE = re.compile(
 def engine_event_types() -> set[str]:
     types: set[str] = set()
     for path in ENGINE.glob("*.py"):
-        types.update(re.findall(r'_emit(?:_data)?\(\s*"([a-z_]+)"', path.read_text()))
+        types.update(re.findall(r'\.emit(?:_data)?\(\s*"([a-z_]+)"', path.read_text()))
     return types
 
 

@@ -14,8 +14,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from opolyx.bots.base import Action, BaseBot, Bot
-from opolyx.engine.game import Game
-from opolyx.engine.setup import new_game
+from opolyx.engine.game import Game, new_game
 
 Event = dict[str, Any]
 

@@ -14,6 +14,7 @@ import httpx
 
 from opolyx.client.errors import OpolyxError
 from opolyx.client.room import RoomSocket
+from opolyx.engine.vocabulary import Mode
 from opolyx.server.protocol import KeyOut, NewKeyOut, RoomList, RoomOut, SessionOut, UserOut
 
 
@@ -106,7 +107,7 @@ class Client:
         return RoomOut.model_validate(await self.request("GET", f"/api/rooms/{room_id}"))
 
     async def create_room(
-        self, mode: str = "classic", seats: int = 4, *, public: bool = True, bots_replace_leavers: bool = False
+        self, mode: Mode = "classic", seats: int = 4, *, public: bool = True, bots_replace_leavers: bool = False
     ) -> RoomOut:
         body = {"mode": mode, "seats": seats, "public": public, "bots_replace_leavers": bots_replace_leavers}
         return RoomOut.model_validate(await self.request("POST", "/api/rooms", body))

@@ -21,10 +21,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
 from opolyx.client.errors import CONNECTION_LOST, TIMED_OUT, OpolyxError
+from opolyx.engine.vocabulary import ClientAction
+from opolyx.jsontypes import JSON
 
 log = logging.getLogger(__name__)
 
-JSON = dict[str, Any]
 # Close codes after which reconnecting cannot help (docs/protocol.md, section 3).
 # 4429: too many sockets for this session or address; hammering the server would not help.
 FINAL_CLOSE_CODES = {4401: "not_authenticated", 4404: "room_not_found", 4429: "too_many_sockets"}
@@ -285,7 +286,7 @@ class RoomSocket:
         finally:
             self._futures.pop(ref, None)
 
-    async def act(self, action: JSON, timeout: float = 20.0) -> JSON:
+    async def act(self, action: ClientAction | JSON, timeout: float = 20.0) -> JSON:
         """Play ``action`` for this seat on the state last seen (``seq``); the ``events`` frame it caused.
 
         Refusals raise OpolyxError with the server's code (``illegal_action`` carries the engine's in

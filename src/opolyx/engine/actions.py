@@ -1,5 +1,10 @@
-"""The action plumbing every rule shares: the shapes of actions and events, whose decision it is, reading a
-square argument. Rule modules carry out actions through handlers, one per action type."""
+"""The action plumbing every rule shares: the runtime shapes of actions and events, whose decision it is,
+reading a square argument. Rule modules carry out actions through handlers, one per action type.
+
+An action arrives as untrusted JSON, so handlers read it as a plain dict (``Action``) and check every field
+themselves; ``vocabulary`` declares what each action may hold (its ``TypedDict``s), for the server and
+clients. A handler only checks and carries out its own action: ``Game`` then carries the game forward
+(``turns.advance``)."""
 
 from __future__ import annotations
 

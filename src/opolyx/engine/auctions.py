@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from opolyx.engine import actions, murabaha, paying, turns
+from opolyx.engine import actions, kernel, murabaha
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.state import Auction
@@ -22,12 +22,12 @@ def auction_minimum(game: GameState) -> int:
 
 def start_auction(game: GameState, decliner: int, square: int) -> None:
     """Everyone still in bids, in seat order from the player after the decliner; the decliner bids last."""
-    order = [s for s in [*turns.seat_order_from(game, decliner)[1:], decliner] if not game.players[s].out]
-    game.auction = Auction(square=square, order=order, passed=set(), id=game._new_id())
+    order = [s for s in [*kernel.seat_order_from(game, decliner)[1:], decliner] if not game.players[s].out]
+    game.auction = Auction(square=square, order=order, passed=set(), id=game.new_id())
     game.phase = "auction"
     if (reported := game.reported) is None or "auction_started" in reported:
-        game._emit("auction_started", square=square, order=list(order),
-                   minimum=game.board.squares[square].price)
+        game.emit("auction_started", square=square, order=list(order),
+                  minimum=game.board.squares[square].price)
     auction_continue(game, advance=False)
 
 
@@ -43,10 +43,9 @@ def auction_continue(game: GameState, *, advance: bool = True) -> None:
             auction_won(game)
             return
         if not active:
-            game._emit("auction_unsold", square=a.square)
+            game.emit("auction_unsold", square=a.square)
             game.auction = None
             game.phase = "resolving"
-            turns.advance(game)
             return
         s = a.order[a.index]
         if s in a.passed or s == a.leader:
@@ -54,10 +53,10 @@ def auction_continue(game: GameState, *, advance: bool = True) -> None:
             continue
         if game.players[s].cash < auction_minimum(game):
             a.passed.add(s)
-            game._emit("auction_passed", seat=s, auto=True, reason="cash")
+            game.emit("auction_passed", seat=s, auto=True, reason="cash")
             a.index = (a.index + 1) % len(a.order)
             continue
-        a.turn_id = game._new_id()
+        a.turn_id = game.new_id()
         return
 
 
@@ -65,13 +64,12 @@ def auction_won(game: GameState) -> None:
     """Everyone else has passed: the highest bidder pays and takes the company."""
     a = game.auction
     assert a is not None and a.leader is not None and a.bid is not None
-    paying.pay_bank(game, a.leader, a.bid)
+    kernel.pay_bank(game, a.leader, a.bid)
     game.owner[a.square] = a.leader
     game.holdings_log.append(a.square)
-    game._emit("auction_won", seat=a.leader, square=a.square, amount=a.bid)
+    game.emit("auction_won", seat=a.leader, square=a.square, amount=a.bid)
     game.auction = None
     game.phase = "resolving"
-    turns.advance(game)
 
 
 def buy_options(game: GameState, seat: int) -> list[Action]:
@@ -101,14 +99,13 @@ def on_buy(game: GameState, seat: int | None, action: Action) -> None:
     price = game.board.squares[i].price
     if game.players[seat].cash < price:
         raise IllegalAction("insufficient_cash", "not enough cash to buy")
-    paying.pay_bank(game, seat, price)
+    kernel.pay_bank(game, seat, price)
     game.owner[i] = seat
     game.holdings_log.append(i)
     game.offer_square = None
     if (reported := game.reported) is None or "company_bought" in reported:
-        game._emit("company_bought", seat=seat, square=i, price=price)
+        game.emit("company_bought", seat=seat, square=i, price=price)
     game.phase = "resolving"
-    turns.advance(game)
 
 
 def decline(game: GameState, seat: int, *, auto: bool = False) -> None:
@@ -117,7 +114,7 @@ def decline(game: GameState, seat: int, *, auto: bool = False) -> None:
     assert i is not None
     game.offer_square = None
     if (reported := game.reported) is None or "purchase_declined" in reported:
-        game._emit("purchase_declined", seat=seat, square=i, auto=auto)
+        game.emit("purchase_declined", seat=seat, square=i, auto=auto)
     start_auction(game, seat, i)
 
 
@@ -139,7 +136,7 @@ def on_bid(game: GameState, seat: int | None, action: Action) -> None:
     a.bid = minimum
     a.leader = seat
     if (reported := game.reported) is None or "auction_bid" in reported:
-        game._emit("auction_bid", seat=seat, square=a.square, amount=minimum)
+        game.emit("auction_bid", seat=seat, square=a.square, amount=minimum)
     auction_continue(game)
 
 
@@ -149,7 +146,7 @@ def on_pass(game: GameState, seat: int | None, action: Action) -> None:
     assert a is not None
     a.passed.add(seat)
     if (reported := game.reported) is None or "auction_passed" in reported:
-        game._emit("auction_passed", seat=seat, auto=False, reason="pass")
+        game.emit("auction_passed", seat=seat, auto=False, reason="pass")
     auction_continue(game)
 
 

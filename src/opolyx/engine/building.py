@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from opolyx.engine import actions, managing, paying
+from opolyx.engine import actions, holdings, kernel
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 
@@ -57,31 +57,19 @@ def check_sell(game: GameState, seat: int, i: int) -> None:
         raise IllegalAction("uneven", "sell evenly: another street of the group is higher")
 
 
-def group_has_buildings(game: GameState, i: int) -> bool:
-    """Any level anywhere in the company's colour group: it then cannot be mortgaged or traded."""
-    group = game.board.squares[i].group
-    if group is None:
-        return False
-    level = game.level
-    for j in game.board.groups[group]:  # noqa: SIM110 - a plain loop: ``any`` over a generator costs twice this
-        if level[j]:
-            return True
-    return False
-
-
 def on_build(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
-    if not managing.can_manage(game, seat, pay_step=False):
+    if not holdings.can_manage(game, seat, pay_step=False):
         raise IllegalAction("wrong_phase", "build before your roll, on your turn")
     check_build(game, seat, i)
     cost = game.board.squares[i].level_cost
-    paying.pay_bank(game, seat, cost)
+    kernel.pay_bank(game, seat, cost)
     game.level[i] += 1
     game.holdings_log.append(i)
     game.built.add(i)
     if (reported := game.reported) is None or "built" in reported:
-        game._emit("built", seat=seat, square=i, level=game.level[i], cost=cost)
+        game.emit("built", seat=seat, square=i, level=game.level[i], cost=cost)
 
 
 def sell(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
@@ -92,13 +80,13 @@ def sell(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
     game.players[seat].cash += refund
     game.bank_paid += refund
     if (reported := game.reported) is None or "sold" in reported:
-        game._emit("sold", seat=seat, square=i, level=game.level[i], refund=refund, auto=auto)
+        game.emit("sold", seat=seat, square=i, level=game.level[i], refund=refund, auto=auto)
 
 
 def on_sell(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
-    if not managing.can_manage(game, seat, pay_step=True):
+    if not holdings.can_manage(game, seat, pay_step=True):
         raise IllegalAction("wrong_phase", "sell before your roll or while you owe a payment")
     check_sell(game, seat, i)
     sell(game, seat, i)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from opolyx.engine import fortuna, jail, paying, turns
+from opolyx.engine import fortuna, jail, kernel, moving
 from opolyx.engine.state import Creditor
 
 if TYPE_CHECKING:
@@ -22,46 +22,46 @@ def draw_card(game: GameState, seat: int) -> None:
     rules = game.rules
     name = rules.card_names.get(card_id, card_id)
     if (reported := game.reported) is None or "card_drawn" in reported:
-        game._emit("card_drawn", seat=seat, card=name, effect=card_id)
+        game.emit("card_drawn", seat=seat, card=name, effect=card_id)
     effect = card.effect
-    others = [s for s in turns.seat_order_from(game, seat) if s != seat and not game.players[s].out]
+    others = [s for s in kernel.seat_order_from(game, seat) if s != seat and not game.players[s].out]
     if effect == "move_to":
         assert card.square is not None
-        turns.move_to(game, seat, card.square)
-        turns.resolve(game, seat)
+        moving.move_to(game, seat, card.square)
+        kernel.land(game)
     elif effect == "move_to_nearest":
         pos = game.players[seat].position
         n = len(game.board.squares)
         kinds = game.board.dealerships if card.kind == "dealership" else game.board.utilities
         target = min(kinds, key=lambda i: (i - pos) % n or n)
-        turns.move_to(game, seat, target)
-        turns.resolve(game, seat)
+        moving.move_to(game, seat, target)
+        kernel.land(game)
     elif effect == "move_by":
-        turns.move_by(game, seat, card.steps)
-        turns.resolve(game, seat)
+        moving.move_by(game, seat, card.steps)
+        kernel.land(game)
     elif effect == "go_to_jail":
         jail.send_to_jail(game, seat, "card")
     elif effect == "collect":
         if rules.gods and card_id == "performance_bonus":
             fortuna.grant_god(game, seat, "wealth")
         else:
-            paying.bank_pays(game, seat, card.amount, "card", card=name)
+            kernel.bank_pays(game, seat, card.amount, "card", card=name)
     elif effect == "collect_from_each":
         for other in others:
-            paying.add_debt(game, other, [Creditor(seat, card.amount)], "card", None)
+            kernel.add_debt(game, other, [Creditor(seat, card.amount)], "card", None)
     elif effect == "pay_each":
         if rules.red_envelope and others:
             shares = fortuna.red_envelope(game, card.amount * len(others), len(others))
-            game._emit("red_envelope", seat=seat, shares=dict(zip([str(o) for o in others], shares,
-                                                                      strict=True)))
-            paying.add_debt(game, seat, [Creditor(o, s) for o, s in zip(others, shares, strict=True)], "card")
+            game.emit("red_envelope", seat=seat, shares=dict(zip([str(o) for o in others], shares,
+                                                                     strict=True)))
+            kernel.add_debt(game, seat, [Creditor(o, s) for o, s in zip(others, shares, strict=True)], "card")
         else:
-            paying.add_debt(game, seat, [Creditor(o, card.amount) for o in others], "card")
+            kernel.add_debt(game, seat, [Creditor(o, card.amount) for o in others], "card")
     elif effect == "pay":
         if rules.gods and card_id == "tax_audit":
             fortuna.grant_god(game, seat, "misfortune")
         else:
-            paying.add_debt(game, seat, [Creditor(None, card.amount)], "card")
+            kernel.add_debt(game, seat, [Creditor(None, card.amount)], "card")
     elif effect == "pay_per_level":
         levels = sum(game.level[i] for i in game.board.companies if game.owner[i] == seat)
-        paying.add_debt(game, seat, [Creditor(None, card.amount * levels)], "card")
+        kernel.add_debt(game, seat, [Creditor(None, card.amount * levels)], "card")

@@ -59,4 +59,4 @@ def finish(game: GameState, reason: str) -> None:
     game.debts = []
     for tid in list(game.trades):
         del game.trades[tid]
-    game._emit_data("game_over", dict(game.result))
+    game.emit_data("game_over", dict(game.result))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from opolyx.engine import paying
+from opolyx.engine import kernel
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def lucky_eight(game: GameState, seat: int, total: int) -> None:
     """A white-dice total of exactly 8 pays the bonus (0, i.e. off, outside Fortuna)."""
     if game.rules.lucky_eight_bonus and total == 8:
-        paying.bank_pays(game, seat, game.rules.lucky_eight_bonus, "lucky_eight")
+        kernel.bank_pays(game, seat, game.rules.lucky_eight_bonus, "lucky_eight")
 
 
 def grant_god(game: GameState, seat: int, god: str) -> None:
@@ -25,14 +25,14 @@ def grant_god(game: GameState, seat: int, god: str) -> None:
     p = game.players[seat]
     p.god = god
     p.god_until = game.round + game.rules.god_rounds
-    game._emit("god_arrived", seat=seat, god=god, until_round=p.god_until)
+    game.emit("god_arrived", seat=seat, god=god, until_round=p.god_until)
 
 
 def dismiss_god(game: GameState, seat: int) -> None:
     """At the start of its holder's turn, a god whose rounds are over leaves."""
     p = game.players[seat]
     if p.god is not None and game.round >= p.god_until:
-        game._emit("god_left", seat=seat, god=p.god)
+        game.emit("god_left", seat=seat, god=p.god)
         p.god = None
 
 

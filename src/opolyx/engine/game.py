@@ -5,20 +5,24 @@ envelopes) comes from the game's own generator, so a game is exactly its seed pl
 timeouts included. Every action is validated completely before anything changes, so a refused action
 leaves the game untouched.
 
-``Game`` holds the state and the public API; the rules live in modules named after SPEC.md's sections and
-take the game as their first argument:
+``Game`` holds the state and the public API, and ``new_game``/``replay`` build one. The layers import only
+downwards: this facade and the turn flow (``turns``) on top; the rules below, in modules named after SPEC.md's
+sections, taking the game's state as their first argument; the kernel beneath (``state``: ``GameState`` and its
+records, events; ``kernel``: money, debts, dice, seat order; ``actions``, ``vocabulary``, ``kinds``, ``errors``):
 
 ==============  =====================================================================
-``turns``       1, 4   turn flow, dice, doubles, moving, Start salary, resolving squares
+``turns``       1, 4   turn flow: rolling, doubles, resolving squares, missed turns, advancing
+``moving``      1, 4   moving a token, Start salary
 ``auctions``    5      buying at list price, declining, the round-robin auction
 ``rent``        6, 13  what a tenant owes and the rent tax's share
 ``building``    7      building and selling levels
 ``trades``      8      offers, fairness, the proposal template, answers, lapsing
 ``mortgages``   9      mortgaging, redeeming, Speed's expiry
-``managing``    4, 7–9 when managing is allowed; the legal management listing
+``holdings``    4, 7–9 when managing is allowed, the company table, buildings in a group
+``managing``    4, 7–9 the legal management listing
 ``jail``        10     going to jail, bail, jail rolls
 ``paying``      11     the pay step, raising cash, bankruptcy and elimination
-``timeouts``    12     timeouts, missed turns, resigning
+``timeouts``    12     timeouts, resigning
 ``jackpot``     14     the Jackpot corner
 ``cards``       15     the event deck
 ``ending``      16     the result and placements
@@ -29,7 +33,9 @@ take the game as their first argument:
 ``teams``       19b    allies
 ==============  =====================================================================
 
-Each rule module lists the actions it carries out in ``HANDLERS``; ``Game._HANDLERS`` joins them.
+Each rule module lists the actions it carries out in ``HANDLERS``; ``Game._HANDLERS`` joins them. A handler
+checks and carries out its action; ``Game`` then carries the game forward (``turns.advance``) until someone
+must decide, so no rule module calls back up into the turn flow.
 
 On hot paths an owner (a seat or ``None``) is compared with a seat as ``(who := owner[i]) is None or who !=
 seat``: compiled, that compares two C integers instead of boxing the seat for a generic comparison.
@@ -61,9 +67,7 @@ from opolyx.engine import (
 )
 from opolyx.engine.actions import Action, Handler, Options
 from opolyx.engine.errors import IllegalAction
-from opolyx.engine.jackpot import JACKPOT_CHOICES
 from opolyx.engine.rent import base_rent
-from opolyx.engine.speed import THIRD_DIE_FACES
 from opolyx.engine.state import (
     Auction,
     Creditor,
@@ -76,12 +80,10 @@ from opolyx.engine.state import (
     Trade,
     TradeableCache,
 )
-from opolyx.engine.turns import TURN_CLOCK_PHASES
 from opolyx.engine.worth import net_worth
-from opolyx.rules import CARD_BONUS_PERCENT, Board, Card, Rules, load_cards
+from opolyx.rules import CARD_BONUS_PERCENT, Board, Card, Rules, load_board, load_cards, load_rules, mode_names
 
-# The constants are re-exported from where they lived before the rules moved into their own modules.
-__all__ = ["JACKPOT_CHOICES", "THIRD_DIE_FACES", "TURN_CLOCK_PHASES", "Action", "Event", "Game"]
+__all__ = ["Action", "Event", "Game", "new_game", "replay"]
 
 
 class Game(GameState):
@@ -183,7 +185,7 @@ class Game(GameState):
         self.holdings_log = []
         self.engine_only = False
         self.keeps_actions = True
-        self._emit("game_started", mode=rules.mode, seats=seats, order=list(self.order), first=first)
+        self.emit("game_started", mode=rules.mode, seats=seats, order=list(self.order), first=first)
         turns.start_turn(self, first)
         turns.advance(self)
         self.start_events = self._ev
@@ -265,6 +267,8 @@ class Game(GameState):
         if self._ev:
             self._ev = []  # what a refused action reported before its refusal is not the next one's
         handler(self, seat, action)
+        # Carry the game forward until someone must decide: a handler only changes what its action changes.
+        turns.advance(self)
         if seat is not None:
             self.players[seat].missed_turns = 0
         # Most actions happen with no offer open: skip the call. An action that only opens or closes an
@@ -387,8 +391,6 @@ class Game(GameState):
 
     @classmethod
     def from_save(cls, data: dict[str, Any]) -> Game:
-        from opolyx.engine.setup import replay
-
         setup = {k: v for k, v in data.items() if k not in ("format", "actions", "mode", "seats", "seed")}
         return replay(data["seed"], data["mode"], data["seats"], data["actions"], **setup)
 
@@ -525,3 +527,94 @@ def _public_rules(rules: Rules) -> dict[str, Any]:
         "teams": rules.teams,
         "murabaha": rules.murabaha,
     }
+
+
+# ------------------------------------------------------------------ creating and replaying games
+
+
+def new_game(
+    mode: str,
+    seats: int,
+    seed: int,
+    *,
+    dice: Iterable[Sequence[int]] | None = None,
+    deck: Sequence[str] | None = None,
+    seat_info: Sequence[dict[str, Any]] | None = None,
+    first_player: int | None = None,
+    rules: dict[str, Any] | None = None,
+) -> Game:
+    """Start a game of ``mode`` for ``seats`` seats; everything random comes from ``seed``.
+
+    ``dice`` fixes the coming rolls (each tuple is one roll; jackpot and Speed read what they need from
+    it) and ``deck`` the card order, for tests and tutorials. ``rules`` overrides mode parameters, e.g.
+    ``{"lucky_eight_bonus": 88000}``. ``first_player`` fixes who starts instead of drawing it.
+    """
+    if mode not in mode_names():
+        raise IllegalAction("unknown_mode", f"unknown mode {mode!r}; modes: {', '.join(mode_names())}")
+    table = load_rules(mode)
+    if rules:
+        try:
+            table = table.with_changes(**rules)
+        except TypeError as exc:
+            raise IllegalAction("bad_rules", str(exc)) from exc
+    if not isinstance(seats, int) or not table.seats_allowed(seats):
+        raise IllegalAction("bad_seats", f"{mode} is played by {_seat_text(table.allowed_seats, table)} seats")
+    if deck is not None:
+        known = sorted(c.id for c in load_cards())
+        if sorted(deck) != known:
+            raise IllegalAction("bad_deck", "a fixed deck must hold each of the sixteen cards once")
+    if seat_info is not None and len(seat_info) != seats:
+        raise IllegalAction("bad_seat_info", "seat_info needs one entry per seat")
+    if first_player is not None and not 0 <= first_player < seats:
+        raise IllegalAction("bad_seat", "first_player must be a seat")
+    dice_list = [list(d) for d in dice] if dice is not None else None
+    if dice_list is not None and not all(all(isinstance(v, int) and 1 <= v <= 6 for v in d) for d in dice_list):
+        raise IllegalAction("bad_dice", "fixed dice hold values from 1 to 6")
+    game = Game(
+        table,
+        load_board(table.board),
+        seats,
+        seed,
+        dice=dice_list,
+        deck=deck,
+        seat_info=seat_info,
+        first_player=first_player,
+    )
+    game.setup = {
+        "mode": mode,
+        "seats": seats,
+        "seed": seed,
+        "dice": dice_list,
+        "deck": list(deck) if deck is not None else None,
+        "seat_info": [dict(s) for s in seat_info] if seat_info is not None else None,
+        "first_player": first_player,
+        "rules": dict(rules) if rules else None,
+    }
+    return game
+
+
+def _seat_text(allowed: tuple[int, ...] | None, table: Any) -> str:
+    if allowed:
+        return " or ".join(str(n) for n in allowed)
+    return f"{table.min_seats}–{table.max_seats}"
+
+
+def replay(
+    seed: int,
+    mode: str,
+    seats: int,
+    actions: Iterable[Any],
+    **options: Any,
+) -> Game:
+    """Rebuild a game from its seed and ordered actions; the result equals the original exactly.
+
+    ``actions`` holds ``[seat, action]`` pairs or ``{"seat": .., "action": ..}`` objects.
+    """
+    game = new_game(mode, seats, seed, **{k: v for k, v in options.items() if v is not None})
+    for entry in actions:
+        if isinstance(entry, dict):
+            seat, action = entry["seat"], entry["action"]
+        else:
+            seat, action = entry
+        game.apply(seat, action)
+    return game

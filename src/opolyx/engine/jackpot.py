@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from opolyx.engine import actions, paying, turns
+from opolyx.engine import actions, kernel
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 
@@ -26,9 +26,9 @@ def offer(game: GameState, seat: int) -> None:
     stake = game.rules.jackpot_stake
     if game.players[seat].cash >= stake:
         game.phase = "jackpot"
-        game._emit("jackpot_offered", seat=seat, stake=stake)
+        game.emit("jackpot_offered", seat=seat, stake=stake)
     else:
-        game._emit("jackpot_unaffordable", seat=seat, stake=stake)
+        game.emit("jackpot_unaffordable", seat=seat, stake=stake)
 
 
 def options(game: GameState, seat: int) -> list[Action]:
@@ -52,28 +52,26 @@ def on_jackpot_bet(game: GameState, seat: int | None, action: Action) -> None:
     stake = game.rules.jackpot_stake
     if game.players[seat].cash < stake:
         raise IllegalAction("insufficient_cash", "not enough cash for the stake")
-    paying.pay_bank(game, seat, stake)
-    die = turns.dice(game, 1)[0]
+    kernel.pay_bank(game, seat, stake)
+    die = kernel.dice(game, 1)[0]
     won = die in numbers
     payout = stake * game.rules.jackpot_multipliers[len(numbers) - 1] if won else 0
-    game._emit("jackpot_played", seat=seat, numbers=sorted(numbers), die=die, won=won, stake=stake,
-               payout=payout)
+    game.emit("jackpot_played", seat=seat, numbers=sorted(numbers), die=die, won=won, stake=stake,
+              payout=payout)
     if won:
-        paying.bank_pays(game, seat, payout, "jackpot")
+        kernel.bank_pays(game, seat, payout, "jackpot")
     game.phase = "resolving"
-    turns.advance(game)
 
 
 def decline(game: GameState, seat: int, *, auto: bool) -> None:
     """Declining costs nothing; it is also the default when the turn clock runs out."""
-    game._emit("jackpot_declined", seat=seat, auto=auto)
+    game.emit("jackpot_declined", seat=seat, auto=auto)
     game.phase = "resolving"
 
 
 def on_jackpot_decline(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "jackpot")
     decline(game, seat, auto=False)
-    turns.advance(game)
 
 
 #: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from opolyx.engine import actions, fortuna, paying, turns
+from opolyx.engine import actions, fortuna, kernel, moving
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.state import Creditor
@@ -24,38 +24,38 @@ def send_to_jail(game: GameState, seat: int, reason: str) -> None:
     p.jail_tries = 0
     game.roll_again = False
     game.pending_move = None
-    game._emit("jailed", seat=seat, reason=reason)
+    game.emit("jailed", seat=seat, reason=reason)
 
 
 def release(game: GameState, seat: int, reason: str) -> None:
     p = game.players[seat]
     p.in_jail = False
     p.jail_tries = 0
-    game._emit("released", seat=seat, reason=reason)
+    game.emit("released", seat=seat, reason=reason)
 
 
 def jail_roll(game: GameState, seat: int) -> None:
     """Try for doubles (never Speed's third die): doubles move by the total with no extra roll; a third
     failure charges the bail through the pay step and then moves by this roll."""
     p = game.players[seat]
-    rolled = turns.dice(game, 2)
+    rolled = kernel.dice(game, 2)
     game.last_dice = rolled
     d1, d2 = rolled
     game.last_total = d1 + d2
     if (reported := game.reported) is None or "dice_rolled" in reported:
-        game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=d1 == d2, third=None, jail=True)
+        game.emit("dice_rolled", seat=seat, dice=list(rolled), doubles=d1 == d2, third=None, jail=True)
     game.phase = "resolving"
     game.roll_again = False
     fortuna.lucky_eight(game, seat, d1 + d2)
     if d1 == d2:
         release(game, seat, "doubles")
-        turns.move_by(game, seat, d1 + d2)
-        turns.resolve(game, seat)
+        moving.move_by(game, seat, d1 + d2)
+        kernel.land(game)
         return
     p.jail_tries += 1
-    game._emit("jail_roll_failed", seat=seat, tries=p.jail_tries)
+    game.emit("jail_roll_failed", seat=seat, tries=p.jail_tries)
     if p.jail_tries >= game.rules.jail_tries:
-        paying.add_debt(game, seat, [Creditor(None, game.rules.jail_bail)], "bail")
+        kernel.add_debt(game, seat, [Creditor(None, game.rules.jail_bail)], "bail")
         game.pending_move = d1 + d2
 
 
@@ -73,10 +73,10 @@ def on_pay_bail(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("not_in_jail", "you are not in jail")
     if p.cash < game.rules.jail_bail:
         raise IllegalAction("insufficient_cash", "not enough cash for the bail")
-    paying.pay_bank(game, seat, game.rules.jail_bail)
+    kernel.pay_bank(game, seat, game.rules.jail_bail)
     p.in_jail = False
     p.jail_tries = 0
-    game._emit("bail_paid", seat=seat, amount=game.rules.jail_bail)
+    game.emit("bail_paid", seat=seat, amount=game.rules.jail_bail)
 
 
 def on_jail_roll(game: GameState, seat: int | None, action: Action) -> None:
@@ -84,7 +84,6 @@ def on_jail_roll(game: GameState, seat: int | None, action: Action) -> None:
     if not game.players[seat].in_jail:
         raise IllegalAction("not_in_jail", "you are not in jail")
     jail_roll(game, seat)
-    turns.advance(game)
 
 
 #: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).

@@ -1,66 +1,18 @@
-"""Managing before a roll or in the pay step (SPEC.md sections 4, 7, 8, 9 and 11): when building, selling,
-mortgaging, redeeming, paying off and trading are allowed, and the legal listing of all of them in one pass."""
+"""Managing before a roll or in the pay step (SPEC.md sections 4, 7, 8, 9 and 11): the legal listing of
+building, selling, mortgaging, redeeming, paying off and trading, in one pass. It sits above the modules whose
+checks it mirrors (``building``, ``mortgages``, ``murabaha``, ``trades``); when managing is allowed at all is
+``holdings.can_manage``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from opolyx.engine import trades
+from opolyx.engine import holdings, trades
 from opolyx.engine.actions import Action
 from opolyx.engine.kinds import BUILD, KIND_BITS, KIND_MASK, KINDS, MORTGAGE, PAY_MURABAHA, REDEEM, SELL
-from opolyx.engine.worth import redemption_cost
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
-
-
-@dataclass(frozen=True, slots=True)
-class CompanyTable:
-    """What managing needs about the companies of one board and redemption rate. It never changes during a
-    game, so it is built once and shared by every game and copy (bots list actions for every decision).
-
-    ``rows`` has one entry per company in board order: (square, colour group number or -1 for dealerships
-    and utilities, level cost, redemption cost); ``squares`` holds the same squares alone, so that the
-    seat's companies are found before any row is unpacked. ``groups`` holds per colour group its squares.
-
-    Plain loops over these tuples, not ``itemgetter``/``compress`` over the board's lists: compiled, a loop
-    over the seat's companies costs a fraction of the calls into C builtins, and interpreted it is a little faster too.
-    """
-
-    rows: tuple[tuple[int, int, int, int], ...]
-    squares: tuple[int, ...]
-    groups: tuple[tuple[int, ...], ...]
-
-
-_COMPANY_TABLES: dict[tuple[str, int], CompanyTable] = {}
-
-
-def company_table(game: GameState) -> CompanyTable:
-    key = (game.board.name, game.rules.redemption_percent)
-    table = _COMPANY_TABLES.get(key)
-    if table is None:
-        board = game.board
-        names = list(board.groups)
-        rows = []
-        for i in board.companies:
-            sq = board.squares[i]
-            group = names.index(sq.group) if sq.kind == "street" and sq.group else -1
-            rows.append((i, group, sq.level_cost, redemption_cost(game, i)))
-        table = CompanyTable(
-            rows=tuple(rows),
-            squares=tuple(board.companies),
-            groups=tuple(tuple(board.groups[name]) for name in names),
-        )
-        _COMPANY_TABLES[key] = table
-    return table
-
-
-def can_manage(game: GameState, seat: int, *, pay_step: bool) -> bool:
-    """Build/redeem only before a roll; sell/mortgage/trade also in one's own pay step."""
-    if game.phase == "turn":
-        return seat == game.turn
-    return pay_step and game.phase == "pay" and game.debts[0].debtor == seat
 
 
 def management_actions(game: GameState, seat: int, *, pay_step: bool) -> list[Action]:
@@ -92,7 +44,7 @@ def management_codes(game: GameState, seat: int, pay_step: bool) -> list[int]:
     cash = game.players[seat].cash
     murabaha = game.murabaha
     built = game.built
-    table = company_table(game)
+    table = holdings.company_table(game)
     groups, rows = table.groups, table.rows
     # Per colour group, computed when first needed: (may build: owned whole and nothing mortgaged, lowest
     # level, highest level). Only building needs the first two, and never in the pay step.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from opolyx.engine import actions, building, managing, paying
+from opolyx.engine import actions, holdings, kernel
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.worth import redemption_cost
@@ -24,7 +24,7 @@ def check_mortgage(game: GameState, seat: int, i: int) -> None:
         raise IllegalAction("already_mortgaged", "this company is already mortgaged")
     if i in game.murabaha:
         raise IllegalAction("murabaha_open", "pay off the Murabaha first")
-    if building.group_has_buildings(game, i):
+    if holdings.group_has_buildings(game, i):
         raise IllegalAction("has_buildings", "sell every building of the group first")
 
 
@@ -47,8 +47,8 @@ def mortgage(game: GameState, seat: int, i: int, *, auto: bool = False) -> None:
     game.players[seat].cash += value
     game.bank_paid += value
     if (reported := game.reported) is None or "mortgaged" in reported:
-        game._emit("mortgaged", seat=seat, square=i, value=value, auto=auto,
-                   rounds_left=game.mortgage_left.get(i))
+        game.emit("mortgaged", seat=seat, square=i, value=value, auto=auto,
+                  rounds_left=game.mortgage_left.get(i))
 
 
 def tick(game: GameState, seat: int) -> None:
@@ -59,19 +59,19 @@ def tick(game: GameState, seat: int) -> None:
         left = game.mortgage_left[i] - 1
         if left > 0:
             game.mortgage_left[i] = left
-            game._emit("mortgage_ticked", seat=seat, square=i, rounds_left=left)
+            game.emit("mortgage_ticked", seat=seat, square=i, rounds_left=left)
         else:
             del game.mortgage_left[i]
             game.owner[i] = None
             game.mortgaged[i] = False
             game.holdings_log.append(i)
-            game._emit("mortgage_expired", seat=seat, square=i)
+            game.emit("mortgage_expired", seat=seat, square=i)
 
 
 def on_mortgage(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
-    if not managing.can_manage(game, seat, pay_step=True):
+    if not holdings.can_manage(game, seat, pay_step=True):
         raise IllegalAction("wrong_phase", "mortgage before your roll or while you owe a payment")
     check_mortgage(game, seat, i)
     mortgage(game, seat, i)
@@ -80,15 +80,15 @@ def on_mortgage(game: GameState, seat: int | None, action: Action) -> None:
 def on_redeem(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
-    if not managing.can_manage(game, seat, pay_step=False):
+    if not holdings.can_manage(game, seat, pay_step=False):
         raise IllegalAction("wrong_phase", "redeem before your roll, on your turn")
     check_redeem(game, seat, i)
     cost = redemption_cost(game, i)
-    paying.pay_bank(game, seat, cost)
+    kernel.pay_bank(game, seat, cost)
     game.mortgaged[i] = False
     game.holdings_log.append(i)
     game.mortgage_left.pop(i, None)
-    game._emit("redeemed", seat=seat, square=i, cost=cost)
+    game.emit("redeemed", seat=seat, square=i, cost=cost)
 
 
 #: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from opolyx.engine import actions, managing, paying, turns
+from opolyx.engine import actions, holdings, kernel
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.state import Creditor, Murabaha
@@ -25,7 +25,7 @@ def fall_due(game: GameState, seat: int) -> None:
         if m.seat == seat and game.round >= m.due_round and not any(
             d.reason == "murabaha" and d.square == m.square for d in game.debts
         ):
-            paying.add_debt(game, seat, [Creditor(None, m.amount)], "murabaha", m.square)
+            kernel.add_debt(game, seat, [Creditor(None, m.amount)], "murabaha", m.square)
 
 
 def on_buy_murabaha(game: GameState, seat: int | None, action: Action) -> None:
@@ -43,24 +43,23 @@ def on_buy_murabaha(game: GameState, seat: int | None, action: Action) -> None:
     game.holdings_log.append(i)
     game.murabaha[i] = Murabaha(i, seat, amount, due)
     game.offer_square = None
-    game._emit("murabaha_bought", seat=seat, square=i, price=price, amount=amount, due_round=due)
+    game.emit("murabaha_bought", seat=seat, square=i, price=price, amount=amount, due_round=due)
     game.phase = "resolving"
-    turns.advance(game)
 
 
 def on_pay_murabaha(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
     i = actions.square_arg(game, action)
-    if not managing.can_manage(game, seat, pay_step=False):
+    if not holdings.can_manage(game, seat, pay_step=False):
         raise IllegalAction("wrong_phase", "pay a Murabaha off before your roll, on your turn")
     m = game.murabaha.get(i)
     if m is None or m.seat != seat:
         raise IllegalAction("no_murabaha", "you owe no Murabaha on this company")
     if game.players[seat].cash < m.amount:
         raise IllegalAction("insufficient_cash", "not enough cash to pay the Murabaha off")
-    paying.pay_bank(game, seat, m.amount)
+    kernel.pay_bank(game, seat, m.amount)
     del game.murabaha[i]
-    game._emit("murabaha_paid", seat=seat, square=i, amount=m.amount)
+    game.emit("murabaha_paid", seat=seat, square=i, amount=m.amount)
 
 
 #: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).

@@ -1,49 +1,19 @@
-"""Paying, raising cash, bankruptcy (SPEC.md section 11): money to and from the bank, the pay step, the
-automatic raise at a timeout, and elimination (bankruptcy, forfeit, resignation)."""
+"""Paying, raising cash, bankruptcy (SPEC.md section 11): settling a debt, the pay step, the automatic raise
+at a timeout, and elimination (bankruptcy, forfeit, resignation). Money to and from the bank and queueing a
+debt are the kernel's (``kernel.py``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from opolyx.engine import actions, auctions, building, ending, jail, managing, mortgages, teams, turns
+from opolyx.engine import actions, auctions, building, ending, jail, kernel, managing, mortgages, teams
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
-from opolyx.engine.state import ALL_SQUARES, Creditor, Debt, Event
+from opolyx.engine.state import ALL_SQUARES, Creditor, Debt
 from opolyx.engine.worth import liquidation_value
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
-
-
-def bank_pays(game: GameState, seat: int, amount: int, reason: str, card: str | None = None) -> None:
-    """Money the bank creates: salary, card wins (``card`` names the card), jackpot payouts (never through
-    the pay step)."""
-    if amount <= 0:
-        return
-    game.players[seat].cash += amount
-    game.bank_paid += amount
-    if (reported := game.reported) is None or "cash_received" in reported:
-        paid: Event = {"seat": seat, "amount": amount, "reason": reason}
-        if card is not None:
-            paid["card"] = card
-        game._emit_data("cash_received", paid)
-
-
-def pay_bank(game: GameState, seat: int, amount: int) -> None:
-    """A payment the player chose and can afford (buying, building, bail, ...): no pay step needed."""
-    game.players[seat].cash -= amount
-    game.bank_received += amount
-
-
-def add_debt(game: GameState, debtor: int, creditors: list[Creditor], reason: str, square: int | None = None) -> None:
-    """Owed money never silently deducts: queue a pay step (``turns.advance`` opens it)."""
-    owed: list[Creditor] = []
-    for c in creditors:  # a loop: a comprehension is a function call of its own on every rent and tax
-        if c.amount > 0:
-            owed.append(c)
-    if not owed:
-        return
-    game.debts.append(Debt(debtor, owed, reason, square, game._new_id()))
 
 
 def settle(game: GameState, debt: Debt, *, auto: bool = False) -> None:
@@ -62,8 +32,8 @@ def settle(game: GameState, debt: Debt, *, auto: bool = False) -> None:
             game.rent_tax_total += c.tax
         paid.append({"seat": c.seat, "amount": c.amount, "received": received})
     game.debts.remove(debt)
-    game._emit("debt_paid", seat=debt.debtor, amount=debt.amount, reason=debt.reason, square=debt.square,
-               creditors=paid, auto=auto)
+    game.emit("debt_paid", seat=debt.debtor, amount=debt.amount, reason=debt.reason, square=debt.square,
+              creditors=paid, auto=auto)
     if debt.reason == "bail":
         jail.release(game, debt.debtor, "bail")
     elif debt.reason == "murabaha" and debt.square is not None:
@@ -118,7 +88,7 @@ def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None)
     owned = [i for i in game.board.companies if (who := game.owner[i]) is not None and who == seat]
     heir = None
     if game.rules.teams:
-        for s in turns.seat_order_from(game, seat):
+        for s in kernel.seat_order_from(game, seat):
             if s != seat and not game.players[s].out and teams.allies(game, s, seat):
                 heir = s
                 break
@@ -161,7 +131,7 @@ def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None)
             if m is not None:
                 m.seat = heir
         if owned:
-            game._emit_data("companies_inherited", {"seat": heir, "squares": owned, "from": seat})
+            game.emit_data("companies_inherited", {"seat": heir, "squares": owned, "from": seat})
     else:
         for i in owned:
             game.owner[i] = None
@@ -175,11 +145,11 @@ def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None)
     p.out_reason = reason
     p.in_jail = False
     game.eliminated.append(seat)
-    game._emit("player_out", seat=seat, reason=reason, creditors=payouts, returned=leftover,
-               squares=owned, heir=heir)
+    game.emit("player_out", seat=seat, reason=reason, creditors=payouts, returned=leftover,
+              squares=owned, heir=heir)
     for tid in [t.id for t in game.trades.values() if seat in (t.proposer, t.recipient)]:
         del game.trades[tid]
-        game._emit("trade_lapsed", trade=tid, reason="player_out")
+        game.emit("trade_lapsed", trade=tid, reason="player_out")
     a = game.auction
     was_bidding = a is not None and game.phase == "auction" and a.current == seat
     if a is not None and seat in a.order:
@@ -191,7 +161,7 @@ def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None)
     if seat == game.turn:
         game.roll_again = False
         game.pending_move = None
-        if game.phase in turns.TURN_CLOCK_PHASES or game.phase == "resolving":
+        if game.phase in kernel.TURN_CLOCK_PHASES or game.phase == "resolving" or game.phase == "landed":
             game.phase = "resolving"
         elif game.phase == "pay":
             game.phase_before_pay = "resolving"
@@ -222,7 +192,6 @@ def on_pay(game: GameState, seat: int | None, action: Action) -> None:
     if game.players[seat].cash < debt.amount:
         raise IllegalAction("insufficient_cash", "raise cash first: sell, mortgage or trade")
     settle(game, debt)
-    turns.advance(game)
 
 
 def on_declare_bankruptcy(game: GameState, seat: int | None, action: Action) -> None:
@@ -231,7 +200,6 @@ def on_declare_bankruptcy(game: GameState, seat: int | None, action: Action) -> 
     if liquidation_value(game, seat) >= debt.amount:
         raise IllegalAction("can_raise_cash", "selling and mortgaging would cover the debt")
     eliminate(game, seat, "bankrupt", debt)
-    turns.advance(game)
 
 
 #: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).

@@ -1,15 +1,17 @@
 """Speed's third die (SPEC.md section 17): the Bus choice, the X jump and the triple's teleport.
 
-``turns.roll_and_move`` rolls the die and reads its face; this module carries out what the face asks for.
+``turns.roll_and_move`` rolls the die and reads its face; this module carries out what the face asks for and
+hands the square reached to the turn flow (``kernel.land``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, get_args
 
-from opolyx.engine import actions, teams, turns
+from opolyx.engine import actions, kernel, moving, teams
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
+from opolyx.engine.vocabulary import BusUse
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
@@ -17,8 +19,8 @@ if TYPE_CHECKING:
 #: Faces of Speed's third die, indexed by the rolled value 1–6.
 THIRD_DIE_FACES: Final[tuple[int | str, ...]] = (1, 2, 3, "bus", "x", "x")
 
-#: The Bus choices: both white dice, or either one of them (in the order rolled).
-BUS_USES: tuple[str, ...] = ("sum", "first", "second")
+#: The Bus choices: both white dice, or either one of them (in the order rolled; ``vocabulary.BusUse``).
+BUS_USES: Final[tuple[str, ...]] = get_args(BusUse)
 
 
 def x_jump(game: GameState, seat: int) -> bool:
@@ -43,9 +45,9 @@ def x_jump(game: GameState, seat: int) -> bool:
             break
     if target is None:
         return False
-    game._emit("x_jump", seat=seat, square=target)
-    turns.move_to(game, seat, target)
-    turns.resolve(game, seat)
+    game.emit("x_jump", seat=seat, square=target)
+    moving.move_to(game, seat, target)
+    kernel.land(game)
     return True
 
 
@@ -55,10 +57,10 @@ def choose_bus(game: GameState, seat: int, use: str) -> None:
     d1, d2 = game.bus_dice
     steps = {"sum": d1 + d2, "first": d1, "second": d2}[use]
     game.bus_dice = None
-    game._emit("bus_chosen", seat=seat, use=use, steps=steps)
+    game.emit("bus_chosen", seat=seat, use=use, steps=steps)
     game.phase = "resolving"
-    turns.move_by(game, seat, steps)
-    turns.resolve(game, seat)
+    moving.move_by(game, seat, steps)
+    kernel.land(game)
 
 
 def teleport(game: GameState, seat: int, target: int) -> None:
@@ -66,19 +68,19 @@ def teleport(game: GameState, seat: int, target: int) -> None:
     p = game.players[seat]
     start = p.position
     p.position = target
-    game._emit_data("teleported", {"seat": seat, "to": target, "from": start})
+    game.emit_data("teleported", {"seat": seat, "to": target, "from": start})
     game.phase = "resolving"
     if target == 0:
-        turns.pay_salary(game, seat, landed=True)
-    turns.resolve(game, seat)
+        moving.pay_salary(game, seat, landed=True)
+    kernel.land(game)
 
 
 def skip_teleport(game: GameState, seat: int) -> None:
     """Without a choice the triple moves like an ordinary roll (salary included when passing Start)."""
-    game._emit("teleport_skipped", seat=seat)
+    game.emit("teleport_skipped", seat=seat)
     game.phase = "resolving"
-    turns.move_by(game, seat, game.last_total)
-    turns.resolve(game, seat)
+    moving.move_by(game, seat, game.last_total)
+    kernel.land(game)
 
 
 def bus_options(game: GameState, seat: int) -> list[Action]:
@@ -95,14 +97,12 @@ def on_choose_bus(game: GameState, seat: int | None, action: Action) -> None:
     if use not in BUS_USES:
         raise IllegalAction("bad_choice", "use must be 'sum', 'first' or 'second'")
     choose_bus(game, seat, use)
-    turns.advance(game)
 
 
 def on_teleport(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "teleport")
     target = actions.square_arg(game, action)
     teleport(game, seat, target)
-    turns.advance(game)
 
 
 #: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).

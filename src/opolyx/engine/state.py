@@ -1,9 +1,11 @@
 """A game's state, beneath the rules: plain slotted records so copies for bots stay cheap, and
 ``GameState``, everything a game holds, which the rule modules read and change.
 
-The layers only import downwards: the ``Game`` facade (``game.py``) on top, the rule modules (named after
-SPEC.md's sections) below it, and this module with the event plumbing beneath them all. The rule modules
-annotate their argument as ``GameState``, so none of them needs the facade.
+The layers only import downwards: the turn flow (``turns.py``) and the ``Game`` facade (``game.py``) on top,
+the rule modules (named after SPEC.md's sections) below them, and the kernel beneath them all: this module,
+``kernel.py`` (money, debts, dice, seat order), ``actions.py``, ``vocabulary.py``, ``kinds.py`` and
+``errors.py``. The rule modules annotate their argument as ``GameState``, so none of them needs the facade;
+they report what they change through ``emit``/``emit_data`` and take clock ids from ``new_id``.
 
 The records are dataclasses (equality, repr, ``fields``) with a written-out ``__init__``: compiled, the one a
 dataclass generates stays interpreted Python, five times slower than a native one (130 against 25 ns for
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
+from opolyx.engine.vocabulary import EventType, Phase
 from opolyx.rules import Board, Card, Rules
 
 Event: TypeAlias = dict[str, Any]
@@ -233,7 +236,7 @@ class Murabaha:
 
 class GameState:
     """Everything a running game holds. ``Game`` builds it and adds the public API; the rule modules change
-    it and report each change with ``_emit``."""
+    it and report each change with ``emit``."""
 
     rules: Rules
     board: Board
@@ -258,8 +261,8 @@ class GameState:
     murabaha: dict[int, Murabaha]
     round: int
     turn: int
-    phase: str
-    phase_before_pay: str
+    phase: Phase
+    phase_before_pay: Phase
     turn_no: int
     doubles: int
     roll_again: bool
@@ -291,7 +294,7 @@ class GameState:
     #: never built, kept or freed (a large share of a compiled bot game's work, see docs/engine.md). The game
     #: itself never reads its events. The rule modules test it before building the events they report most
     #: often, written out (``(reported := game.reported) is None or kind in reported``): in pure Python a
-    #: method call would cost more than the dict it saves; ``_emit`` drops the others.
+    #: method call would cost more than the dict it saves; ``emit`` drops the others.
     reported: frozenset[str] | None
     #: The companies whose owner, level or mortgage the rule modules changed, in order, one entry per change
     #: (``ALL_SQUARES`` for a bankruptcy, which changes many at once). With ``engine_only`` set, a cache of what
@@ -349,7 +352,7 @@ class GameState:
                           "seconds": self.rules.auction_seconds},
             })
         else:
-            decision = self.phase
+            decision: str = self.phase
             if decision == "turn":
                 decision = "jail" if self.players[self.turn].in_jail else "roll"
             out.append({
@@ -402,20 +405,20 @@ class GameState:
         self.engine_only = other.engine_only
         self.keeps_actions = other.keeps_actions
 
-    def _emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventType, **data: Any) -> None:
         """Record an event of this action (the rule modules report everything they do through here)."""
-        self._emit_data(kind, data)
+        self.emit_data(kind, data)
 
-    def _emit_data(self, kind: str, data: Event) -> None:
-        """``_emit`` for an event whose fields are already in a dict of its own (taken over, not copied).
-        Compiled, a call that spreads a dict into ``_emit``'s keywords (``**extra``, a key like ``from``) is
+    def emit_data(self, kind: EventType, data: Event) -> None:
+        """``emit`` for an event whose fields are already in a dict of its own (taken over, not copied).
+        Compiled, a call that spreads a dict into ``emit``'s keywords (``**extra``, a key like ``from``) is
         a generic Python call that builds the fields three times; this is a direct one."""
         reported = self.reported
         if reported is None or kind in reported:
             data["type"] = kind
             self._ev.append(data)
 
-    def _new_id(self) -> int:
+    def new_id(self) -> int:
         """Ids for debts, trades, auctions and bidding turns: one counter, so clock ids never repeat."""
         self.next_id += 1
         return self.next_id

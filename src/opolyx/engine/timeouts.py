@@ -1,11 +1,12 @@
-"""Timers and absence (SPEC.md section 12): what a timeout does, the automatic play of a missed turn, and
-resigning. The engine has no clock: timeouts are actions the server sends, so games stay replayable."""
+"""Timers and absence (SPEC.md section 12): what a timeout does and resigning (the automatic play of a
+missed turn is the turn flow's, ``turns.auto_decide``). The engine has no clock: timeouts are actions the
+server sends, so games stay replayable."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from opolyx.engine import auctions, jackpot, jail, paying, speed, trades, turns
+from opolyx.engine import auctions, paying, trades
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 
@@ -13,31 +14,10 @@ if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
 
-def auto_decide(game: GameState) -> None:
-    """The safe default for the on-turn player's pending decision (SPEC.md section 12)."""
-    seat = game.turn
-    p = game.players[seat]
-    phase = game.phase
-    if phase == "turn":
-        if p.in_jail:
-            jail.jail_roll(game, seat)
-        else:
-            turns.roll_and_move(game, seat)
-    elif phase == "buy":
-        auctions.decline(game, seat, auto=True)
-    elif phase == "jackpot":
-        jackpot.decline(game, seat, auto=True)
-    elif phase == "bus":
-        speed.choose_bus(game, seat, "sum")
-    elif phase == "teleport":
-        speed.skip_teleport(game, seat)
-
-
 def on_resign(game: GameState, seat: int | None, action: Action) -> None:
     """A player may resign at any time; it is handled like a bankruptcy to the bank."""
     assert seat is not None
     paying.eliminate(game, seat, "resigned")
-    turns.advance(game)
 
 
 def on_timeout(game: GameState, seat: int | None, action: Action) -> None:
@@ -59,23 +39,21 @@ def on_timeout(game: GameState, seat: int | None, action: Action) -> None:
         a = game.auction
         assert a is not None
         a.passed.add(actor)
-        game._emit("auction_passed", seat=actor, auto=True, reason="timeout")
+        game.emit("auction_passed", seat=actor, auto=True, reason="timeout")
         auctions.auction_continue(game)
         return
     if game.phase == "pay":
         debt = game.debts[0]
-        game._emit("pay_step_timed_out", seat=actor)
+        game.emit("pay_step_timed_out", seat=actor)
         paying.auto_settle(game, debt)
-        turns.advance(game)
         return
     p = game.players[actor]
     p.missed_turns += 1
-    game._emit("turn_timed_out", seat=actor, missed=p.missed_turns)
+    game.emit("turn_timed_out", seat=actor, missed=p.missed_turns)
     if p.missed_turns >= game.rules.missed_turns_forfeit:
         paying.eliminate(game, actor, "forfeit")
     else:
         game.autoplay = True
-    turns.advance(game)
 
 
 #: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).

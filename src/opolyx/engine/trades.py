@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from opolyx.engine import building, managing, teams
+from opolyx.engine import holdings, teams
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
 from opolyx.engine.state import Offer, Trade
@@ -27,7 +27,7 @@ def tradeable_by_seat(game: GameState) -> dict[int, tuple[int, ...]]:
     cached = game._tradeable
     if cached is not None and cached[0] == owner and cached[1] == level and cached[2] == open_murabaha:
         return cached[3]
-    table = managing.company_table(game)
+    table = holdings.company_table(game)
     built_on = [any(level[j] > 0 for j in squares) for squares in table.groups]
     lists: dict[int, list[int]] = {p.seat: [] for p in game.players}
     for i, g, _cost, _redeem in table.rows:
@@ -114,7 +114,7 @@ def check_trade_items(game: GameState, proposer: int, recipient: int, give: Offe
                 raise IllegalAction("not_owner", f"seat {seat} does not own square {i}")
             if i in game.murabaha:
                 raise IllegalAction("murabaha_open", "a company under Murabaha cannot be traded")
-            if building.group_has_buildings(game, i):
+            if holdings.group_has_buildings(game, i):
                 raise IllegalAction("has_buildings", "only companies without buildings can be traded")
 
 
@@ -127,12 +127,12 @@ def lapse_invalid(game: GameState) -> None:
             check_trade_items(game, t.proposer, t.recipient, t.give, t.take)
         except IllegalAction:
             del game.trades[t.id]
-            game._emit("trade_lapsed", trade=t.id, reason="invalid")
+            game.emit("trade_lapsed", trade=t.id, reason="invalid")
             continue
         if not is_fair(game, t.proposer, t.recipient, t.give, t.take):
             # e.g. an offered company was mortgaged since: the fairness rule holds until accepted
             del game.trades[t.id]
-            game._emit("trade_lapsed", trade=t.id, reason="unfair")
+            game.emit("trade_lapsed", trade=t.id, reason="unfair")
 
 
 def answer_actions(game: GameState, seat: int) -> list[Action]:
@@ -151,12 +151,12 @@ def expire(game: GameState, action: Action) -> None:
     """An offer's own clock ran out (SPEC.md section 12)."""
     t = trade_arg(game, action)
     del game.trades[t.id]
-    game._emit("trade_lapsed", trade=t.id, reason="expired")
+    game.emit("trade_lapsed", trade=t.id, reason="expired")
 
 
 def on_propose_trade(game: GameState, seat: int | None, action: Action) -> None:
     assert seat is not None
-    if not managing.can_manage(game, seat, pay_step=True):
+    if not holdings.can_manage(game, seat, pay_step=True):
         raise IllegalAction("wrong_phase", "propose trades before your roll or while you owe a payment")
     if sum(1 for t in game.trades.values() if t.proposer == seat) >= game.rules.max_open_trades:
         raise IllegalAction("too_many_trades", "at most 3 open offers at a time")
@@ -172,10 +172,10 @@ def on_propose_trade(game: GameState, seat: int | None, action: Action) -> None:
     check_trade_items(game, seat, to, give, take)
     if not is_fair(game, seat, to, give, take):
         raise IllegalAction("unfair_trade", "the smaller side must be worth at least half the larger")
-    t = Trade(game._new_id(), seat, to, give, take)
+    t = Trade(game.new_id(), seat, to, give, take)
     game.trades[t.id] = t
     if (reported := game.reported) is None or "trade_proposed" in reported:
-        game._emit_data("trade_proposed", t.to_public(game.rules.trade_seconds))
+        game.emit_data("trade_proposed", t.to_public(game.rules.trade_seconds))
 
 
 def trade_arg(game: GameState, action: Action) -> Trade:
@@ -201,7 +201,7 @@ def on_accept_trade(game: GameState, seat: int | None, action: Action) -> None:
     game.holdings_log.extend(t.give.squares)
     game.holdings_log.extend(t.take.squares)
     del game.trades[t.id]
-    game._emit_data("trade_accepted", t.to_public(game.rules.trade_seconds))
+    game.emit_data("trade_accepted", t.to_public(game.rules.trade_seconds))
 
 
 def on_decline_trade(game: GameState, seat: int | None, action: Action) -> None:
@@ -210,7 +210,7 @@ def on_decline_trade(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("not_recipient", "only the recipient can decline")
     del game.trades[t.id]
     if (reported := game.reported) is None or "trade_declined" in reported:
-        game._emit("trade_declined", trade=t.id, seat=seat)
+        game.emit("trade_declined", trade=t.id, seat=seat)
 
 
 def on_cancel_trade(game: GameState, seat: int | None, action: Action) -> None:
@@ -218,7 +218,7 @@ def on_cancel_trade(game: GameState, seat: int | None, action: Action) -> None:
     if seat != t.proposer:
         raise IllegalAction("not_proposer", "only the proposer can cancel")
     del game.trades[t.id]
-    game._emit("trade_cancelled", trade=t.id, seat=seat)
+    game.emit("trade_cancelled", trade=t.id, seat=seat)
 
 
 #: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).

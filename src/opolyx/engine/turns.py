@@ -1,24 +1,30 @@
-"""A turn (SPEC.md sections 1 and 4): dice, doubles, moving, the Start salary, resolving the square landed
-on, passing the turn on, and carrying the game forward until someone must decide."""
+"""The turn flow (SPEC.md sections 1, 4 and 12), the top of the rules: rolling, doubles, resolving the square
+landed on, passing the turn on, playing a missed turn, and carrying the game forward until someone must
+decide (``advance``, which ``Game`` runs after every accepted action).
+
+It is the one rule module that imports the others: a rule that moves a token hands the square reached back
+here (``kernel.land``) instead of resolving it itself, so no rule module imports this one."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from opolyx.engine import (
     actions,
+    auctions,
     cards,
     ending,
     fortuna,
     jackpot,
     jail,
+    kernel,
     managing,
     mortgages,
+    moving,
     murabaha,
     paying,
     speed,
     teams,
-    timeouts,
 )
 from opolyx.engine.actions import Action, Handler
 from opolyx.engine.errors import IllegalAction
@@ -28,33 +34,6 @@ from opolyx.rules import COMPANY_KINDS
 
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
-
-#: Phases in which the player on turn owes a decision under the turn clock (SPEC.md section 12).
-TURN_CLOCK_PHASES: Final = frozenset({"turn", "buy", "jackpot", "bus", "teleport"})
-
-
-def dice(game: GameState, count: int) -> tuple[int, ...]:
-    """Roll ``count`` dice: the next fixed roll if any (topped up from the generator), else the generator."""
-    if game.fixed_dice:
-        fixed = game.fixed_dice.popleft()
-        values = list(fixed[:count])
-        while len(values) < count:
-            values.append(game.rng.randint(1, 6))
-        return tuple(values)
-    rng = game.rng
-    rnd = game.draw
-    if rnd is None or game.draw_of is not rng:
-        rnd = game.draw = rng.random
-        game.draw_of = rng
-    if count == 2:  # the common case, without a generator (draws in the same order)
-        return (int(rnd() * 6) + 1, int(rnd() * 6) + 1)
-    # A plain loop: a generator or comprehension reading ``rnd`` would cost every roll, of two dice or three, a
-    # cell for it.
-    values = []
-    for _ in range(count):
-        values.append(int(rnd() * 6) + 1)
-    return tuple(values)
-
 
 def start_turn(game: GameState, seat: int) -> None:
     """Step 1 of a turn: reset the turn's counters, then the start-of-turn rules (gods, Speed mortgages,
@@ -67,7 +46,7 @@ def start_turn(game: GameState, seat: int) -> None:
     game.bus_dice = None
     game.built.clear()
     game.phase = "turn"
-    game._emit("turn_started", seat=seat, round=game.round)
+    game.emit("turn_started", seat=seat, round=game.round)
     if game.players[seat].god is not None:
         fortuna.dismiss_god(game, seat)
     if game.mortgage_left:
@@ -95,7 +74,7 @@ def end_turn(game: GameState) -> None:
             ending.finish(game, "round_limit")
             return
         game.round += 1
-        game._emit("round_started", round=game.round)
+        game.emit("round_started", round=game.round)
     start_turn(game, order[j])
 
 
@@ -111,7 +90,7 @@ def advance(game: GameState) -> None:
                 game.phase_before_pay = game.phase
                 game.phase = "pay"
                 if (reported := game.reported) is None or "pay_step_started" in reported:
-                    game._emit_data("pay_step_started", debt.to_public())
+                    game.emit_data("pay_step_started", debt.to_public())
             if game.autoplay and debt.debtor == game.turn:
                 paying.auto_settle(game, debt)
                 continue
@@ -125,22 +104,25 @@ def advance(game: GameState) -> None:
         if p.out:
             end_turn(game)
             continue
-        if phase in TURN_CLOCK_PHASES:
+        if phase in kernel.TURN_CLOCK_PHASES:
             if game.autoplay:
-                timeouts.auto_decide(game)
+                auto_decide(game)
                 continue
             return
+        if phase == "landed":  # a rule moved the token: resolve the square it reached
+            resolve(game, game.turn)
+            continue
         # phase == "resolving": the roll is done, see what is owed next
         if game.pending_move is not None:
             steps, game.pending_move = game.pending_move, None
-            move_by(game, game.turn, steps)
+            moving.move_by(game, game.turn, steps)
             resolve(game, game.turn)
             continue
         if game.roll_again and not p.in_jail:
             game.roll_again = False
             game.phase = "turn"
             if (reported := game.reported) is None or "roll_again" in reported:
-                game._emit("roll_again", seat=game.turn)
+                game.emit("roll_again", seat=game.turn)
             continue
         end_turn(game)
 
@@ -149,7 +131,7 @@ def roll_and_move(game: GameState, seat: int) -> None:
     """Steps 3–5 of a turn: roll (Speed: maybe the third die), count doubles, move and resolve."""
     rules = game.rules
     third = rules.third_die_from_round is not None and game.round >= rules.third_die_from_round
-    rolled = dice(game, 3 if third else 2)
+    rolled = kernel.dice(game, 3 if third else 2)
     game.last_dice = rolled
     d1, d2 = rolled[0], rolled[1]
     face: int | str | None = speed.THIRD_DIE_FACES[rolled[2] - 1] if third else None
@@ -157,7 +139,7 @@ def roll_and_move(game: GameState, seat: int) -> None:
     triple = isinstance(face, int) and d1 == d2 == face
     doubles = d1 == d2 and not triple
     if (reported := game.reported) is None or "dice_rolled" in reported:
-        game._emit("dice_rolled", seat=seat, dice=list(rolled), doubles=doubles, triple=triple, third=face)
+        game.emit("dice_rolled", seat=seat, dice=list(rolled), doubles=doubles, triple=triple, third=face)
     game.phase = "resolving"
     game.roll_again = False
     if d1 + d2 == 8:
@@ -167,12 +149,12 @@ def roll_and_move(game: GameState, seat: int) -> None:
         game.last_total = d1 + d2 + face
         game.roll_again = True
         game.phase = "teleport"
-        game._emit("triples_rolled", seat=seat)
+        game.emit("triples_rolled", seat=seat)
         return
     if doubles:
         game.doubles += 1
         if game.doubles >= rules.max_doubles:
-            game._emit("third_doubles", seat=seat)
+            game.emit("third_doubles", seat=seat)
             jail.send_to_jail(game, seat, "third_doubles")
             return
         game.roll_again = True
@@ -185,37 +167,10 @@ def roll_and_move(game: GameState, seat: int) -> None:
         game.bus_dice = (d1, d2)
         game.phase = "bus"
         return
-    move_by(game, seat, total)
+    moving.move_by(game, seat, total)
     if letter == "x" and speed.x_jump(game, seat):
         return
     resolve(game, seat)
-
-
-def move_by(game: GameState, seat: int, steps: int) -> None:
-    """Move ``steps`` squares (negative: back); passing Start pays the salary, landing on it the bonus too."""
-    p = game.players[seat]
-    n = len(game.board.squares)
-    start = p.position
-    dest = (start + steps) % n
-    p.position = dest
-    game._emit_data("moved", {"seat": seat, "to": dest, "steps": steps, "from": start})
-    if steps > 0 and start + steps >= n:
-        pay_salary(game, seat, landed=dest == 0)
-
-
-def move_to(game: GameState, seat: int, target: int) -> None:
-    """Move forward to ``target`` (a whole lap when already there), with the salary like any forward move."""
-    n = len(game.board.squares)
-    steps = (target - game.players[seat].position) % n
-    if steps == 0:
-        steps = n
-    move_by(game, seat, steps)
-
-
-def pay_salary(game: GameState, seat: int, *, landed: bool) -> None:
-    """Salary and landing bonus are bank money, never taxed."""
-    amount = game.rules.salary + (game.rules.start_landing_bonus if landed else 0)
-    paying.bank_pays(game, seat, amount, "start_landing" if landed else "salary")
 
 
 def resolve(game: GameState, seat: int) -> None:
@@ -230,13 +185,13 @@ def resolve(game: GameState, seat: int) -> None:
             game.offer_square = i
             game.phase = "buy"
             if (reported := game.reported) is None or "purchase_offered" in reported:
-                game._emit("purchase_offered", seat=seat, square=i, price=sq.price)
+                game.emit("purchase_offered", seat=seat, square=i, price=sq.price)
         elif owner == seat:
             return
         elif teams.allies(game, owner, seat):
-            game._emit("rent_waived", seat=seat, owner=owner, square=i, reason="ally")
+            game.emit("rent_waived", seat=seat, owner=owner, square=i, reason="ally")
         elif game.mortgaged[i]:
-            game._emit("rent_waived", seat=seat, owner=owner, square=i, reason="mortgaged")
+            game.emit("rent_waived", seat=seat, owner=owner, square=i, reason="mortgaged")
         else:
             amount, tax = rent_due(game, i, seat)
             if (reported := game.reported) is None or "rent_due" in reported:
@@ -246,10 +201,10 @@ def resolve(game: GameState, seat: int) -> None:
                 due: Event = {"seat": seat, "owner": owner, "square": i, "amount": amount, "tax": tax}
                 if bonus:
                     due["card_bonus"] = bonus
-                game._emit_data("rent_due", due)
-            paying.add_debt(game, seat, [Creditor(owner, amount, tax)], "rent", i)
+                game.emit_data("rent_due", due)
+            kernel.add_debt(game, seat, [Creditor(owner, amount, tax)], "rent", i)
     elif kind == "tax":
-        paying.add_debt(game, seat, [Creditor(None, sq.tax)], "tax", i)
+        kernel.add_debt(game, seat, [Creditor(None, sq.tax)], "tax", i)
     elif kind == "event":
         cards.draw_card(game, seat)
     elif kind == "go_to_jail":
@@ -261,14 +216,7 @@ def resolve(game: GameState, seat: int) -> None:
         elif corner == "temple_of_wealth":
             fortuna.grant_god(game, seat, "wealth")
         else:
-            game._emit("rested", seat=seat)
-
-
-def seat_order_from(game: GameState, seat: int) -> list[int]:
-    """Every seat in seat order, starting with ``seat`` (SPEC.md section 1)."""
-    order = game.order
-    idx = order.index(seat)
-    return order[idx:] + order[:idx]
+            game.emit("rested", seat=seat)
 
 
 def turn_options(game: GameState, seat: int) -> list[Action]:
@@ -278,12 +226,33 @@ def turn_options(game: GameState, seat: int) -> list[Action]:
     return acts
 
 
+def auto_decide(game: GameState) -> None:
+    """The safe default for the on-turn player's pending decision when their turn clock ran out (SPEC.md
+    section 12): roll (in jail: a jail roll, never bail), decline a purchase or the jackpot, take both Bus
+    dice, skip the teleport."""
+    seat = game.turn
+    p = game.players[seat]
+    phase = game.phase
+    if phase == "turn":
+        if p.in_jail:
+            jail.jail_roll(game, seat)
+        else:
+            roll_and_move(game, seat)
+    elif phase == "buy":
+        auctions.decline(game, seat, auto=True)
+    elif phase == "jackpot":
+        jackpot.decline(game, seat, auto=True)
+    elif phase == "bus":
+        speed.choose_bus(game, seat, "sum")
+    elif phase == "teleport":
+        speed.skip_teleport(game, seat)
+
+
 def on_roll(game: GameState, seat: int | None, action: Action) -> None:
     seat = actions.expect(game, seat, "turn")
     if game.players[seat].in_jail:
         raise IllegalAction("in_jail", "in jail: pay the bail or roll for doubles")
     roll_and_move(game, seat)
-    advance(game)
 
 
 #: The actions this module carries out, by type (``Game._HANDLERS`` joins every module's table).

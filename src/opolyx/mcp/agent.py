@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
 
 from opolyx.client import Client, OpolyxError, RoomSocket
+from opolyx.engine.vocabulary import Mode
+from opolyx.jsontypes import JSON
 from opolyx.mcp.summary import summarize
 from opolyx.server.protocol import RoomOut
 
-JSON = dict[str, Any]
 # wait_for_turn never blocks longer than this, whatever the model asks for.
 MAX_WAIT_SECONDS = 60.0
 
@@ -60,7 +60,7 @@ class AgentPlayer:
         }
 
     async def create_room(
-        self, mode: str, seats: int, bots: int, bot_strength: str, public: bool, start: bool
+        self, mode: Mode, seats: int, bots: int, bot_strength: str, public: bool, start: bool
     ) -> JSON:
         if not 0 <= bots < seats:
             raise OpolyxError("invalid_request", f"bots must be between 0 and {seats - 1} for {seats} seats")

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Any
 
+from opolyx.jsontypes import JSON
 from opolyx.rules import load_board
 from opolyx.rules.model import Board
 
-JSON = dict[str, Any]
 # How many of the latest events the summary repeats.
 RECENT_EVENTS = 8
 

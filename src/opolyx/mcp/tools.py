@@ -15,9 +15,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from opolyx.client import OpolyxError
+from opolyx.engine.vocabulary import Mode
+from opolyx.jsontypes import JSON
 from opolyx.mcp.agent import MAX_WAIT_SECONDS, AgentPlayer
 
-JSON = dict[str, Any]
 Resolve = Callable[[Context], Awaitable[AgentPlayer]]
 
 INSTRUCTIONS = """\
@@ -61,7 +62,7 @@ def build_server(resolve: Resolve) -> MCPServer:
     async def create_room(
         ctx: Context,
         mode: Annotated[
-            Literal["classic", "blitz", "speed", "team", "halal", "fortuna"],
+            Mode,
             Field(description="Rules: blitz is the shortest game; classic the standard one."),
         ] = "blitz",
         seats: Annotated[int, Field(ge=2, le=6, description="Seats at the table, you included.")] = 3,

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
+from opolyx.jsontypes import JSON
 from opolyx.progression.drops import CardDrop, draw_card, drop_levels_between
 from opolyx.progression.levels import level_for
 from opolyx.progression.table import ProgressionRules, load_progression
-
-JSON = dict[str, Any]
 
 # The reason a seat earns nothing once the person's XP for the day has reached the cap.
 DAILY_CAP = "daily_cap"

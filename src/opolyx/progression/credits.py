@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from opolyx.jsontypes import JSON
 from opolyx.progression.booking import Credit
 from opolyx.progression.farming import SeatFacts, refusal
 from opolyx.progression.table import ProgressionRules, load_progression
 from opolyx.progression.xp import game_xp
-
-JSON = dict[str, Any]
 
 # Leaving a game of one's own accord (going broke is playing on to the end).
 LEFT = ("forfeit", "resigned")

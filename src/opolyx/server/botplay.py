@@ -11,7 +11,8 @@ import random
 from typing import TYPE_CHECKING, cast
 
 from opolyx.bots import make_bot
-from opolyx.server.engine_api import JSON, GameLike
+from opolyx.jsontypes import JSON
+from opolyx.server.engine_api import GameLike
 
 if TYPE_CHECKING:
     from opolyx.engine import Game

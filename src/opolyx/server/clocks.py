@@ -13,9 +13,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-JSON = dict[str, Any]
+from opolyx.jsontypes import JSON
 
 _PAUSED_KEEP = 32
 

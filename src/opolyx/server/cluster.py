@@ -25,6 +25,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from opolyx.jsontypes import JSON
 from opolyx.server.hub import Peer
 from opolyx.server.wire import dumps, loads
 from opolyx.storage import UserRecord
@@ -35,8 +36,6 @@ if TYPE_CHECKING:
     from opolyx.server.metrics import ServerMetrics
 
 log = logging.getLogger(__name__)
-
-JSON = dict[str, Any]
 
 LEASE = "opolyx:lease:"
 CHANNEL = "opolyx:node:"

@@ -12,8 +12,7 @@ from typing import Any, Protocol
 
 import opolyx.engine
 from opolyx.engine import IllegalAction
-
-JSON = dict[str, Any]
+from opolyx.jsontypes import JSON
 
 
 class GameLike(Protocol):

@@ -23,11 +23,12 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from opolyx import fairness
+from opolyx.jsontypes import JSON
 from opolyx.server import errors as E
 from opolyx.server import seat_perks, xp_credit
 from opolyx.server.botplay import choose_bot_action, fallback_action
 from opolyx.server.clocks import ClockBook
-from opolyx.server.engine_api import JSON, EngineApi, GameLike
+from opolyx.server.engine_api import EngineApi, GameLike
 from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.metrics import ServerMetrics
 from opolyx.server.settings import Settings

@@ -7,18 +7,35 @@ These are deliberately separate from the store's records: a field here is a prom
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model
 
+from opolyx.engine.vocabulary import (
+    CLIENT_ACTIONS,
+    SYSTEM_ACTION_TYPES,
+    Default,
+    Mode,
+    Note,
+    Range,
+    Size,
+    action_type,
+)
 from opolyx.server.text import clean_chat, clean_nickname
 
-Mode = Literal["classic", "blitz", "speed", "team", "halal", "fortuna"]
 Language = Literal["en", "de", "pt", "fr", "es", "zh"]
 Strength = Literal["easy", "normal", "hard"]
-Square = Annotated[int, Field(ge=0, le=39)]
-SeatNo = Annotated[int, Field(ge=0, le=5)]
-TradeId = str | int
 Nickname = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24), AfterValidator(clean_nickname)
 ]
@@ -29,162 +46,74 @@ class Strict(BaseModel):
 
 
 # --- actions (the engine's vocabulary, as a client may send it) ---------------------------------------
+# Generated from the engine's typed actions (``opolyx.engine.vocabulary``), never declared again here: one
+# model per action class, named after it (``RollAction`` → ``Roll``), with the wire constraints its markers
+# state. The engine checks every field again.
 
 
-class _Bare(Strict):
-    pass
+def _wire_type(hint: Any) -> Any:
+    """A vocabulary annotation as a pydantic type: markers become constraints, ``TypedDict``s models."""
+    origin = get_origin(hint)
+    if origin is Annotated:
+        base, *marks = get_args(hint)
+        limits: dict[str, Any] = {}
+        for mark in marks:
+            if isinstance(mark, Range):
+                limits.update({k: v for k, v in (("ge", mark.lo), ("le", mark.hi)) if v is not None})
+            elif isinstance(mark, Size):
+                limits.update({k: v for k, v in (("min_length", mark.lo), ("max_length", mark.hi)) if v is not None})
+        inner = _wire_type(base)
+        return Annotated[inner, Field(**limits)] if limits else inner
+    if is_typeddict(hint):
+        return _wire_model(hint)
+    if origin is list:
+        (item,) = get_args(hint)
+        return list[_wire_type(item)]  # type: ignore[misc]
+    return hint
 
 
-class Roll(_Bare):
-    type: Literal["roll"]
+def _wire_field(hint: Any, required: bool) -> tuple[Any, Any]:
+    """(type, FieldInfo) of one field: an optional field takes its ``Default``, else it may be null."""
+    if get_origin(hint) is NotRequired:
+        (hint,) = get_args(hint)
+    marks = get_args(hint)[1:] if get_origin(hint) is Annotated else ()
+    info: dict[str, Any] = {}
+    for mark in marks:
+        if isinstance(mark, Note):
+            info["description"] = mark.text
+    wire = _wire_type(hint)
+    if required:
+        return wire, Field(**info)
+    default = next((m for m in marks if isinstance(m, Default)), None)
+    if default is None:
+        return wire | None, Field(default=None, **info)
+    if isinstance(default.value, list):
+        return wire, Field(default_factory=list, **info)
+    return wire, Field(default=default.value, **info)
 
 
-class Buy(_Bare):
-    type: Literal["buy"]
+_WIRE_MODELS: dict[type, type[BaseModel]] = {}
 
 
-class Decline(_Bare):
-    type: Literal["decline"]
+def _wire_model(spec: type) -> type[BaseModel]:
+    model = _WIRE_MODELS.get(spec)
+    if model is None:
+        hints = get_type_hints(spec, include_extras=True)
+        required = spec.__required_keys__  # type: ignore[attr-defined]
+        fields: dict[str, Any] = {name: _wire_field(hint, name in required) for name, hint in hints.items()}
+        name = spec.__name__.removesuffix("Action")
+        model = _WIRE_MODELS[spec] = create_model(name, __base__=Strict, __module__=__name__, **fields)
+    return model
 
 
-class BuyMurabaha(_Bare):
-    type: Literal["buy_murabaha"]
-
-
-class Bid(_Bare):
-    type: Literal["bid"]
-    amount: int | None = Field(default=None, ge=0, description="Omit to raise by the auction step.")
-
-
-class Pass(_Bare):
-    type: Literal["pass"]
-
-
-class Pay(_Bare):
-    type: Literal["pay"]
-
-
-class DeclareBankruptcy(_Bare):
-    type: Literal["declare_bankruptcy"]
-
-
-class PayBail(_Bare):
-    type: Literal["pay_bail"]
-
-
-class JailRoll(_Bare):
-    type: Literal["jail_roll"]
-
-
-class JackpotDecline(_Bare):
-    type: Literal["jackpot_decline"]
-
-
-class Resign(_Bare):
-    type: Literal["resign"]
-
-
-class Build(Strict):
-    type: Literal["build"]
-    square: Square
-
-
-class Sell(Strict):
-    type: Literal["sell"]
-    square: Square
-
-
-class Mortgage(Strict):
-    type: Literal["mortgage"]
-    square: Square
-
-
-class Redeem(Strict):
-    type: Literal["redeem"]
-    square: Square
-
-
-class Teleport(Strict):
-    type: Literal["teleport"]
-    square: Square
-
-
-class PayMurabaha(Strict):
-    type: Literal["pay_murabaha"]
-    square: Square
-
-
-class TradeSide(Strict):
-    cash: int = Field(default=0, ge=0)
-    squares: list[Square] = Field(default_factory=list, max_length=40)
-
-
-class ProposeTrade(Strict):
-    type: Literal["propose_trade"]
-    to: SeatNo
-    give: TradeSide
-    take: TradeSide
-
-
-class AcceptTrade(Strict):
-    type: Literal["accept_trade"]
-    trade: TradeId
-
-
-class DeclineTrade(Strict):
-    type: Literal["decline_trade"]
-    trade: TradeId
-
-
-class CancelTrade(Strict):
-    type: Literal["cancel_trade"]
-    trade: TradeId
-
-
-class JackpotBet(Strict):
-    type: Literal["jackpot_bet"]
-    numbers: list[Annotated[int, Field(ge=1, le=6)]] = Field(min_length=1, max_length=3)
-
-
-class ChooseBus(Strict):
-    type: Literal["choose_bus"]
-    use: Literal["sum", "first", "second"]
-
-
-ActionModel = (
-    Roll
-    | Buy
-    | Decline
-    | BuyMurabaha
-    | Bid
-    | Pass
-    | Build
-    | Sell
-    | Mortgage
-    | Redeem
-    | ProposeTrade
-    | AcceptTrade
-    | DeclineTrade
-    | CancelTrade
-    | Pay
-    | DeclareBankruptcy
-    | PayBail
-    | JailRoll
-    | JackpotBet
-    | JackpotDecline
-    | ChooseBus
-    | Teleport
-    | PayMurabaha
-    | Resign
-)
-Action = Annotated[ActionModel, Field(discriminator="type")]
-
-ACTION_MODELS: dict[str, type[BaseModel]] = {
-    m.model_fields["type"].annotation.__args__[0]: m
-    for m in ActionModel.__args__
-}
+#: Every action a client may send, by type, as its generated model.
+ACTION_MODELS: dict[str, type[BaseModel]] = {action_type(a): _wire_model(a) for a in CLIENT_ACTIONS}
+if TYPE_CHECKING:
+    Action = BaseModel
+else:
+    Action = Annotated[Union[tuple(ACTION_MODELS.values())], Field(discriminator="type")]  # noqa: UP007
 # Only the server's clocks may send these.
-SYSTEM_ACTIONS = frozenset({"timeout"})
+SYSTEM_ACTIONS = SYSTEM_ACTION_TYPES
 
 
 # --- client → server frames ------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from opolyx import fairness
-from opolyx.server.engine_api import JSON, EngineApi
+from opolyx.jsontypes import JSON
+from opolyx.server.engine_api import EngineApi
 from opolyx.storage import ActionRecord, RoomRecord
 
 # Snapshots are large (tens of kB each): pages that carry them hold at most this many steps.

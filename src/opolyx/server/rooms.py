@@ -18,9 +18,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from opolyx.jsontypes import JSON
 from opolyx.server import errors as E
 from opolyx.server.cluster import Cluster, RemoteConnection
-from opolyx.server.engine_api import JSON
 from opolyx.server.errors import ApiError
 from opolyx.server.hub import Connection, HubContext, Peer, RoomHub, already_in_game
 from opolyx.storage import (

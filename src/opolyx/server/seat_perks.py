@@ -8,12 +8,10 @@ is a progression rule (opolyx.progression.is_vip).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from opolyx.jsontypes import JSON
 from opolyx.progression import is_vip
 from opolyx.storage import SeatRecord, Store
-
-JSON = dict[str, Any]
 
 
 async def seat_info(store: Store, mode: str, seats: Sequence[SeatRecord]) -> list[JSON]:

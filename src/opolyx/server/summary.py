@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from opolyx.server.engine_api import JSON, GameLike
+from opolyx.jsontypes import JSON
+from opolyx.server.engine_api import GameLike
 
 
 def _worth(snap: JSON) -> list[int]:

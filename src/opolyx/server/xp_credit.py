@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
+from opolyx.jsontypes import JSON
 from opolyx.progression import Credit, Person, game_credits, load_progression, out_rounds
 from opolyx.progression.credits import exits_matter, meetings_matter, meetings_since
 from opolyx.server.engine_api import EngineApi
 from opolyx.storage import RoomRecord, Store
-
-JSON = dict[str, Any]
 
 
 def replayed_events(engine: EngineApi, room: RoomRecord, log: Sequence[tuple[int | None, JSON]]) -> Iterator[JSON]:

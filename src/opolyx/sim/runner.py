@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from opolyx.bots import derive_seed, play_game
-from opolyx.engine.build import build_name
+from opolyx.engine.compiled import build_name
 from opolyx.engine.game import Game
 from opolyx.rules import load_board, load_rules
 from opolyx.sim.shares import play_shared

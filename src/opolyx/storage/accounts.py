@@ -11,11 +11,10 @@ import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
+from opolyx.jsontypes import JSON
 from opolyx.progression.booking import Standing, Totals
-
-JSON = dict[str, Any]
 
 # Why a magic link was refused (the HTTP layer turns each into an error code).
 LINK_UNKNOWN = "unknown"

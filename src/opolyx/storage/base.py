@@ -10,12 +10,10 @@ import abc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
+from opolyx.jsontypes import JSON
 from opolyx.progression.booking import Credit
 from opolyx.storage.accounts import AccountStore, AwardRecord
-
-JSON = dict[str, Any]
 
 WAITING = "waiting"
 RUNNING = "running"

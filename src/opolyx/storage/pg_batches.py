@@ -25,11 +25,10 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from opolyx.jsontypes import JSON
 from opolyx.storage.tables import actions, chat_messages, rooms
 
 log = logging.getLogger(__name__)
-
-JSON = dict[str, Any]
 
 # Every column of the tables (the chat's id is the database's), so a column added to a table and its
 # rows in sql.py is written here too.

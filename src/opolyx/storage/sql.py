@@ -21,13 +21,13 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from opolyx.jsontypes import JSON
 from opolyx.progression.booking import Credit
 from opolyx.storage.accounts import AwardRecord
 from opolyx.storage.accounts_sql import AccountsSql
 from opolyx.storage.base import (
     CLOSED,
     FINISHED,
-    JSON,
     RUNNING,
     UNFINISHED,
     WAITING,

@@ -4,11 +4,11 @@ Speed figures depend on it, so the simulator and the benchmarks print it next to
 
 from __future__ import annotations
 
+from opolyx.engine import game
+
 
 def is_compiled() -> bool:
     """True when the engine's modules were loaded from compiled extensions rather than ``.py`` files."""
-    from opolyx.engine import game
-
     return not str(game.__file__).endswith(".py")
 
 
