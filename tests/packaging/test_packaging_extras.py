@@ -1,0 +1,124 @@
+"""The engine, the bots and the simulator run on the core packages alone; the rest are extras.
+
+Each probe runs in a fresh interpreter in which the extras' packages cannot be imported (as if they were
+not installed), then checks that none of them was loaded.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from opolyx.cli import EXTRAS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Packages an engine, bot or simulator user should never load.
+HEAVY = ("fastapi", "starlette", "sqlalchemy", "uvicorn", "redis", "mcp", "matplotlib", "httpx", "websockets",
+         "orjson", "alembic", "prometheus_client", "opolyx.server.app", "opolyx.storage", "opolyx.client",
+         "opolyx.mcp.tools")
+
+# Makes every extra's module unimportable, runs the code, then prints the heavy modules that were loaded.
+PRELUDE = f"""
+import atexit, sys
+BLOCKED = {sorted({m for modules in EXTRAS.values() for m in modules})!r}
+HEAVY = {HEAVY!r}
+
+class NotInstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+
+sys.meta_path.insert(0, NotInstalled())
+
+@atexit.register
+def loaded():
+    heavy = sorted(m for m in sys.modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+    print("LOADED:" + ",".join(heavy), file=sys.stderr)
+"""
+
+
+def run_without_extras(code: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", PRELUDE + code, *argv], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
+
+
+def loaded_heavy(done: subprocess.CompletedProcess[str]) -> str:
+    found = re.search(r"^LOADED:(.*)$", done.stderr, re.MULTILINE)
+    assert found is not None, done.stderr
+    return found.group(1)
+
+
+def test_the_library_imports_without_the_extras() -> None:
+    done = run_without_extras(
+        "import opolyx, opolyx.engine, opolyx.bots, opolyx.sim, opolyx.sim.league, opolyx.rules, opolyx.i18n\n"
+        "import opolyx.progression, opolyx.story, opolyx.verify_cli, opolyx.cli\n"
+        "game = opolyx.new_game('classic', 2, seed=1)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert loaded_heavy(done) == ""
+
+
+def test_simulate_runs_without_the_extras() -> None:
+    done = run_without_extras(
+        "from opolyx.cli import app\napp()\n", "simulate", "--games", "2", "--no-progress", "--mode", "blitz"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "games" in done.stdout
+    assert loaded_heavy(done) == ""
+
+
+def test_a_league_runs_without_the_extras() -> None:
+    done = run_without_extras(
+        "from opolyx.cli import app\napp()\n",
+        "simulate", "--league", "--bots", "easy,normal", "--seats", "2", "--games", "2", "--no-progress",
+    )
+    assert done.returncode == 0, done.stderr
+    assert loaded_heavy(done) == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "extra"),
+    [
+        (["serve", "--port", "0"], "server"),
+        (["play", "--port", "0"], "server"),
+        (["mcp", "--server", "http://127.0.0.1:9"], "agents"),
+        (["simulate", "--games", "1", "--no-progress", "--plot", "PLOT"], "plots"),
+    ],
+)
+def test_a_command_says_which_extra_it_needs(argv: list[str], extra: str, tmp_path: Path) -> None:
+    argv = [str(tmp_path / "plot.png") if a == "PLOT" else a for a in argv]
+    done = run_without_extras("from opolyx.cli import app\napp()\n", *argv)
+    assert done.returncode == 1
+    told = [line for line in done.stderr.splitlines() if not line.startswith("LOADED:")]
+    assert len(told) == 1, done.stderr
+    assert f"pip install 'opolyx[{extra}]'" in told[0]
+    assert "Traceback" not in done.stderr
+
+
+def names(requirements: list[str]) -> set[str]:
+    """Distribution names, normalised (PEP 503), of requirement strings."""
+    return {re.sub(r"[-_.]+", "-", re.split(r"[\s\[<>=!~;]", r, maxsplit=1)[0]).lower() for r in requirements}
+
+
+def pinned(lock: str) -> set[str]:
+    text = (ROOT / lock).read_text(encoding="utf-8")
+    return {re.sub(r"[-_.]+", "-", m).lower() for m in re.findall(r"^([A-Za-z0-9_.-]+)==", text, re.MULTILINE)}
+
+
+def test_the_lock_files_pin_every_dependency_of_every_extra() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras: dict[str, list[str]] = project["optional-dependencies"]
+    runtime = names(project["dependencies"]) | names([r for k, v in extras.items() if k != "dev" for r in v])
+    runtime.discard("opolyx")  # ``all`` names the other extras
+    assert runtime - pinned("requirements.lock") == set()
+    assert (runtime | names(extras["dev"])) - pinned("requirements-dev.lock") == set()
+    assert set(extras) == {"server", "agents", "plots", "all", "dev"}
+    assert set(EXTRAS) == {"server", "agents", "plots"}
