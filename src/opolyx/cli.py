@@ -8,8 +8,9 @@ runs, and says in one line which extra to install when it is missing.
 from __future__ import annotations
 
 import functools
+import importlib.util
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import typer
 
@@ -40,30 +41,46 @@ def extra_for(exc: ModuleNotFoundError) -> str | None:
     return EXTRA_OF.get((exc.name or "").partition(".")[0])
 
 
-def tells_missing_extra(command: Callable[P, R]) -> Callable[P, R]:
-    """``command``, which fails in one line naming the extra to install when an extra's module is missing."""
+def missing_extra(extra: str, module: str) -> typer.Exit:
+    typer.echo(
+        f"opolyx: this command needs the {extra} extra ({module} is not installed): pip install 'opolyx[{extra}]'",
+        err=True,
+    )
+    return typer.Exit(1)
+
+
+def tells_missing_extra(
+    command: Callable[P, R], needs: Callable[[dict[str, Any]], str | None] | None = None
+) -> Callable[P, R]:
+    """``command``, which fails in one line naming the extra to install when an extra's module is missing.
+
+    ``needs`` names the extra the given options need, checked before the command starts (so that
+    ``simulate --plot`` does not play its games first).
+    """
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        extra = needs(kwargs) if needs is not None else None
+        if extra is not None:
+            absent = [m for m in EXTRAS[extra] if importlib.util.find_spec(m) is None]
+            if absent:
+                raise missing_extra(extra, absent[0])
         try:
             return command(*args, **kwargs)
         except ModuleNotFoundError as exc:
             extra = extra_for(exc)
             if extra is None:
                 raise
-            typer.echo(
-                f"opolyx: this command needs the {extra} extra ({exc.name} is not installed): "
-                f"pip install 'opolyx[{extra}]'",
-                err=True,
-            )
-            raise typer.Exit(1) from None
+            raise missing_extra(extra, exc.name or extra) from None
 
     return run
 
 
 app = typer.Typer(help="opolyx: a Monopoly-style board game.", no_args_is_help=True)
 app.command("serve")(tells_missing_extra(serve))
-app.command("simulate")(tells_missing_extra(simulate_command))
+app.command("simulate")(
+    tells_missing_extra(simulate_command, needs=lambda options: "plots" if options.get("plot") else None)
+)
 app.command("story")(story)
 app.command("mcp")(tells_missing_extra(mcp_command))
 app.command("verify")(verify_command)

@@ -23,19 +23,22 @@ HEAVY = ("fastapi", "starlette", "sqlalchemy", "uvicorn", "redis", "mcp", "matpl
          "orjson", "alembic", "prometheus_client", "opolyx.server.app", "opolyx.storage", "opolyx.client",
          "opolyx.mcp.tools")
 
-# Makes every extra's module unimportable, runs the code, then prints the heavy modules that were loaded.
+# Makes every extra's module unfindable, runs the code, then prints the heavy modules that were loaded.
 PRELUDE = f"""
 import atexit, sys
 BLOCKED = {sorted({m for modules in EXTRAS.values() for m in modules})!r}
 HEAVY = {HEAVY!r}
 
-class NotInstalled:
-    def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] in BLOCKED:
-            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
-        return None
+import importlib.machinery
+path_find_spec = importlib.machinery.PathFinder.find_spec
 
-sys.meta_path.insert(0, NotInstalled())
+def find_spec(cls, name, path=None, target=None):
+    # What an uninstalled package looks like: no finder on sys.path finds it.
+    if name.partition(".")[0] in BLOCKED:
+        return None
+    return path_find_spec(name, path, target)
+
+importlib.machinery.PathFinder.find_spec = classmethod(find_spec)
 
 @atexit.register
 def loaded():
@@ -101,6 +104,7 @@ def test_a_command_says_which_extra_it_needs(argv: list[str], extra: str, tmp_pa
     assert len(told) == 1, done.stderr
     assert f"pip install 'opolyx[{extra}]'" in told[0]
     assert "Traceback" not in done.stderr
+    assert done.stdout == ""  # told before anything ran: no games played, no server started
 
 
 def names(requirements: list[str]) -> set[str]:
