@@ -23,12 +23,11 @@ from opolyx.verify_cli import verify_command
 P = ParamSpec("P")
 R = TypeVar("R")
 
-# The top-level modules each extra of pyproject.toml brings, by the name they are imported under
-# (pydantic is not among them: typer, a core package, brings it).
+# The top-level modules each extra of pyproject.toml brings, by the name they are imported under.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "server": (
-        "fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "aiosqlite", "asyncpg", "pydantic_settings",
-        "itsdangerous", "orjson", "aiosmtplib", "redis", "prometheus_client",
+        "fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "aiosqlite", "asyncpg", "pydantic",
+        "pydantic_settings", "itsdangerous", "orjson", "aiosmtplib", "redis", "prometheus_client",
     ),
     "agents": ("httpx", "websockets", "mcp", "anyio"),
     "plots": ("matplotlib",),

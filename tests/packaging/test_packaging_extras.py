@@ -18,15 +18,46 @@ from opolyx.cli import EXTRAS
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
+def normal(name: str) -> str:
+    """A distribution's name as PEP 503 compares them."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def core_modules() -> set[str]:
+    """The top-level modules of the core dependencies and of everything they require, as installed here."""
+    from importlib.metadata import PackageNotFoundError, packages_distributions, requires
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    todo = [Requirement(r).name for r in project["dependencies"]]
+    seen: set[str] = set()
+    while todo:
+        dist = normal(todo.pop())
+        if dist in seen:
+            continue
+        seen.add(dist)
+        try:
+            wanted = requires(dist) or []
+        except PackageNotFoundError:
+            continue
+        for text in wanted:
+            req = Requirement(text)
+            if req.marker is None or req.marker.evaluate({"extra": ""}):
+                todo.append(req.name)
+    return {m for m, dists in packages_distributions().items() if any(normal(d) in seen for d in dists)}
+
 # Packages an engine, bot or simulator user should never load.
 HEAVY = ("fastapi", "starlette", "sqlalchemy", "uvicorn", "redis", "mcp", "matplotlib", "httpx", "websockets",
          "orjson", "alembic", "prometheus_client", "opolyx.server.app", "opolyx.storage", "opolyx.client",
          "opolyx.mcp.tools")
 
-# Makes every extra's module unfindable, runs the code, then prints the heavy modules that were loaded.
+# Makes every extra's module unfindable (but those a core package requires too: typer requires pydantic),
+# runs the code, then prints the heavy modules that were loaded.
 PRELUDE = f"""
 import atexit, sys
-BLOCKED = {sorted({m for modules in EXTRAS.values() for m in modules})!r}
+BLOCKED = {sorted({m for modules in EXTRAS.values() for m in modules} - core_modules())!r}
 HEAVY = {HEAVY!r}
 
 import importlib.machinery
@@ -44,6 +75,9 @@ importlib.machinery.PathFinder.find_spec = classmethod(find_spec)
 def loaded():
     heavy = sorted(m for m in sys.modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
     print("LOADED:" + ",".join(heavy), file=sys.stderr)
+    tops = set(m.partition(".")[0] for m in list(sys.modules))
+    others = sorted(t for t in tops if t not in sys.stdlib_module_names and not t.startswith("_") and t != "opolyx")
+    print("THIRD:" + ",".join(others), file=sys.stderr)
 """
 
 
@@ -54,8 +88,11 @@ def run_without_extras(code: str, *argv: str) -> subprocess.CompletedProcess[str
 
 
 def loaded_heavy(done: subprocess.CompletedProcess[str]) -> str:
+    """The heavy modules the run loaded; asserts on the way that every other package it loaded is core."""
     found = re.search(r"^LOADED:(.*)$", done.stderr, re.MULTILINE)
-    assert found is not None, done.stderr
+    third = re.search(r"^THIRD:(.*)$", done.stderr, re.MULTILINE)
+    assert found is not None and third is not None, done.stderr
+    assert set(filter(None, third.group(1).split(","))) - core_modules() == set()
     return found.group(1)
 
 
@@ -100,7 +137,7 @@ def test_a_command_says_which_extra_it_needs(argv: list[str], extra: str, tmp_pa
     argv = [str(tmp_path / "plot.png") if a == "PLOT" else a for a in argv]
     done = run_without_extras("from opolyx.cli import app\napp()\n", *argv)
     assert done.returncode == 1
-    told = [line for line in done.stderr.splitlines() if not line.startswith("LOADED:")]
+    told = [line for line in done.stderr.splitlines() if not line.startswith(("LOADED:", "THIRD:"))]
     assert len(told) == 1, done.stderr
     assert f"pip install 'opolyx[{extra}]'" in told[0]
     assert "Traceback" not in done.stderr
@@ -126,3 +163,18 @@ def test_the_lock_files_pin_every_dependency_of_every_extra() -> None:
     assert (runtime | names(extras["dev"])) - pinned("requirements-dev.lock") == set()
     assert set(extras) == {"server", "agents", "plots", "all", "dev"}
     assert set(EXTRAS) == {"server", "agents", "plots"}
+
+
+def test_the_command_knows_every_package_of_the_extras() -> None:
+    """Each package an extra brings provides a module the command names when it is missing."""
+    from importlib.metadata import packages_distributions
+
+    provided: dict[str, set[str]] = {}
+    for module, dists in packages_distributions().items():
+        for dist in dists:
+            provided.setdefault(normal(dist), set()).add(module)
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    told = {m for modules in EXTRAS.values() for m in modules}
+    for extra in EXTRAS:
+        for dist in names(extras[extra]):
+            assert provided.get(dist, set()) & told, f"{dist} of the {extra} extra: no module of it in cli.EXTRAS"
