@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 
-import anyio
 import typer
 
 from opolyx import usage
@@ -55,6 +54,9 @@ def mcp_command(
     language: str = typer.Option("en", "--language", help="Without a key: the guest's language."),
 ) -> None:
     """Serve the MCP connector on stdin/stdout for an AI client (see docs/agents.md)."""
+    # Imported here: the ``opolyx`` command loads this module, and anyio comes with the agents extra.
+    import anyio
+
     from opolyx.client import OpolyxError
     from opolyx.i18n.catalog import LANGUAGES
 

@@ -14,6 +14,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
+from opolyx import __version__
 from opolyx.client import OpolyxError
 from opolyx.engine.vocabulary import Mode
 from opolyx.jsontypes import JSON
@@ -41,7 +42,7 @@ def explain(exc: OpolyxError) -> ToolError:
 
 
 def build_server(resolve: Resolve) -> MCPServer:
-    mcp = MCPServer("opolyx", instructions=INSTRUCTIONS, version="0.1.0")
+    mcp = MCPServer("opolyx", instructions=INSTRUCTIONS, version=__version__)
 
     async def run(ctx: Context, fn: Callable[[AgentPlayer], Awaitable[JSON]]) -> JSON:
         try:

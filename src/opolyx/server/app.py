@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Route
 
+from opolyx import __version__
 from opolyx.server import errors as E
 from opolyx.server.cluster import Cluster
 from opolyx.server.collector import FullCollections
@@ -163,7 +164,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
 
     app = FastAPI(
         title="opolyx",
-        version="0.1.0",
+        version=__version__,
         summary="Lobby and game server of opolyx. Games themselves run over the room WebSocket.",
         lifespan=lifespan,
     )

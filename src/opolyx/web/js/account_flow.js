@@ -1,17 +1,20 @@
 // Routes of the account pages (profile, leaderboard, progression, replay, e-mail sign-in).
+// The controller routes here and hands in what the sign-in needs of it (navigation, language, toasts),
+// so this module does not import the controller back.
 import * as accounts from './account_api.js';
-import { go, showError, toast } from './controller.js';
-import { changeLanguage } from './controller.js';
 import { t } from './i18n.js';
 import { set, state } from './store.js';
 
 const OPEN = ['signin', 'leaderboard', 'progression', 'replay'];
 const SIGNED_IN = ['profile'];
 
-/** Shows an account screen for this route; false when the route is not one of them. */
-export function accountRoute(screen, arg) {
+/**
+ * Shows an account screen for this route; false when the route is not one of them.
+ * `app` is the controller's { go, changeLanguage, toast, showError }.
+ */
+export function accountRoute(screen, arg, app) {
   if (screen === 'signin' && arg) {
-    completeSignIn(decodeURIComponent(arg));
+    completeSignIn(decodeURIComponent(arg), app);
     return true;
   }
   if (OPEN.includes(screen) || (SIGNED_IN.includes(screen) && state.user)) {
@@ -21,7 +24,7 @@ export function accountRoute(screen, arg) {
   return false;
 }
 
-async function completeSignIn(token) {
+async function completeSignIn(token, { go, changeLanguage, toast, showError }) {
   // The secret leaves the address bar (and the history) before anything else happens.
   history.replaceState(null, '', `${location.pathname}#/signin`);
   set({ screen: 'signin', screenArg: null });
@@ -34,17 +37,4 @@ async function completeSignIn(token) {
   } catch (err) {
     showError(err);
   }
-}
-
-export async function signOutEverywhere(others) {
-  try {
-    if (others) {
-      const r = await accounts.signOutOthers();
-      toast(t('profile.sessions_revoked', { n: r.revoked }), 'info');
-    } else {
-      await accounts.signOut();
-      set({ user: null });
-      go('start');
-    }
-  } catch (err) { showError(err); }
 }

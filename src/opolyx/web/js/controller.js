@@ -51,7 +51,7 @@ export function go(path) {
 
 function route() {
   const [screen, arg] = location.hash.replace(/^#\/?/, '').split('/');
-  if (accountRoute(screen, arg)) {
+  if (accountRoute(screen, arg, { go, changeLanguage, toast, showError })) {
     leaveRoomScreen();
     stopLobby();
     return;
@@ -282,7 +282,7 @@ function onFrame(frame) {
       }
       if (state.syncAgain || (state.pendingSeq && state.pendingSeq > frame.seq)) requestSync();
       checkAlerts();
-      checkAutopay();
+      checkAutopay(sendAction);
       break;
     }
     case 'events': {
@@ -309,7 +309,7 @@ function onFrame(frame) {
       feedAnimation(state.game, frame.events);
       soundsFor(frame.events);
       checkAlerts();
-      checkAutopay();
+      checkAutopay(sendAction);
       break;
     }
     case 'notice':

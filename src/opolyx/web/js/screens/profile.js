@@ -2,7 +2,6 @@
 // sessions, personal API keys for agents, e-mail sign-in for guests, and deleting the account.
 import { useEffect, useState } from 'preact/hooks';
 import * as accounts from '../account_api.js';
-import { signOutEverywhere } from '../account_flow.js';
 import { changeLanguage, go, showError, toast } from '../controller.js';
 import { html } from '../html.js';
 import { LANGUAGES, t } from '../i18n.js';
@@ -55,6 +54,19 @@ function Settings({ profile, reload }) {
       onChange=${(e) => save({ language: e.target.value })}>
       ${LANGUAGES.map((l) => html`<option value=${l}>${t(`language.${l}`)}</option>`)}</select></label>
   </section>`;
+}
+
+async function signOutEverywhere(others) {
+  try {
+    if (others) {
+      const r = await accounts.signOutOthers();
+      toast(t('profile.sessions_revoked', { n: r.revoked }), 'info');
+    } else {
+      await accounts.signOut();
+      set({ user: null });
+      go('start');
+    }
+  } catch (err) { showError(err); }
 }
 
 function Sessions() {
