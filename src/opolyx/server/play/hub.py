@@ -25,13 +25,13 @@ from starlette.websockets import WebSocket
 from opolyx import fairness
 from opolyx.server import errors as E
 from opolyx.server import progress
-from opolyx.server.botplay import choose_bot_action, fallback_action
-from opolyx.server.clocks import ClockBook
 from opolyx.server.engine_api import JSON, EngineApi, GameLike
 from opolyx.server.errors import ActionRefused, ApiError
-from opolyx.server.metrics import ServerMetrics
+from opolyx.server.http.metrics import ServerMetrics
+from opolyx.server.http.transport import DIRECT_SEND
+from opolyx.server.play.botplay import choose_bot_action, fallback_action
+from opolyx.server.play.clocks import ClockBook
 from opolyx.server.settings import Settings
-from opolyx.server.transport import DIRECT_SEND
 from opolyx.server.wire import Fragment, dumps, fragment
 from opolyx.storage import (
     FINISHED,

@@ -19,10 +19,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from opolyx.server import errors as E
-from opolyx.server.cluster import Cluster, RemoteConnection
+from opolyx.server.cluster.node import Cluster, RemoteConnection
 from opolyx.server.engine_api import JSON
 from opolyx.server.errors import ApiError
-from opolyx.server.hub import Connection, HubContext, Peer, RoomHub, already_in_game
+from opolyx.server.play.hub import Connection, HubContext, Peer, RoomHub, already_in_game
 from opolyx.storage import (
     RUNNING,
     UNFINISHED,
@@ -68,16 +68,16 @@ def new_room_id() -> str:
 
 
 class RoomService:
-    def __init__(self, ctx: HubContext, cluster: Cluster | None = None) -> None:
+    def __init__(self, ctx: HubContext, cluster: Cluster | None = None, *, on_frame: FrameHandler) -> None:
         self.ctx = ctx
         self.cluster = cluster
+        # How a frame from a socket is handled once it reaches the room's hub (the room socket's parser).
+        self.on_frame = on_frame
         self.hubs: dict[str, RoomHub] = {}
         self._loading = asyncio.Lock()
         self._checkpointer: asyncio.Task[None] | None = None
         self._maintainer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        # Set by the app: how a frame from a socket is handled once it reaches the room's hub.
-        self.on_frame: FrameHandler | None = None
         # Cluster bookkeeping. Here for rooms owned elsewhere: room → owner node, our sockets there.
         self.routes: dict[str, str] = {}
         self.away: dict[str, dict[str, Connection]] = {}
@@ -328,7 +328,6 @@ class RoomService:
     async def frame(self, room_id: str, conn: Connection, raw: str | bytes | None) -> None:
         hub = self.hubs.get(room_id)
         if hub is not None and conn in hub.conns:
-            assert self.on_frame is not None
             await self.on_frame(hub, conn, raw)
             return
         owner = self.routes.get(room_id)
@@ -456,8 +455,7 @@ class RoomService:
                 m = await peer.inbox.get()
                 if m.get("t") == "detach" or self.hubs.get(peer.room_id) is not hub:
                     break
-                assert self.on_frame is not None
-                await self.on_frame(hub, peer, m.get("raw"))
+                    await self.on_frame(hub, peer, m.get("raw"))
         except asyncio.CancelledError:
             raise
         except Exception:

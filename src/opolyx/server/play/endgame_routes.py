@@ -6,11 +6,10 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from opolyx.server import errors as E
-from opolyx.server.app import Services
 from opolyx.server.errors import ApiError
-from opolyx.server.lobby import ERRORS, Svc, User, room_out
+from opolyx.server.http.deps import ERRORS, Services, Svc, User, room_out
+from opolyx.server.play.game_stats import summarize
 from opolyx.server.protocol import RoomOut
-from opolyx.server.summary import summarize
 from opolyx.storage import FINISHED, WAITING, RoomRecord, UserRecord
 
 router = APIRouter(responses=ERRORS)
