@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from opolyx.server.engine_api import load_engine
 from opolyx.server.play.clocks import ClockBook
-from opolyx.server.play.hub import HubContext
+from opolyx.server.play.context import HubContext
 from opolyx.server.play.rooms import CHECKPOINT_ROOMS, RoomService
 from opolyx.server.settings import Settings
 

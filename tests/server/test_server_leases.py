@@ -21,7 +21,7 @@ import pytest
 from opolyx.server.cluster.node import Cluster
 from opolyx.server.engine_api import load_engine
 from opolyx.server.play import rooms as rooms_module
-from opolyx.server.play.hub import HubContext
+from opolyx.server.play.context import HubContext
 from opolyx.server.play.rooms import RoomService
 from opolyx.server.settings import Settings
 from opolyx.storage import UserRecord

@@ -16,7 +16,7 @@ from opolyx.server.accounts.identity import SessionSigner
 from opolyx.storage import SessionRecord, Store, UserRecord
 
 if TYPE_CHECKING:
-    from opolyx.server.play.hub import Peer
+    from opolyx.server.play.peers import Peer
     from opolyx.server.play.rooms import RoomService
 
 

@@ -25,7 +25,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from opolyx.server.play.hub import Peer
+from opolyx.server.play.peers import Peer
 from opolyx.server.wire import dumps, loads
 from opolyx.storage import UserRecord
 

@@ -35,15 +35,15 @@ from opolyx.server.cluster.handoff import Handoff
 from opolyx.server.cluster.handoff import supported as handoff_supported
 from opolyx.server.cluster.node import Cluster
 from opolyx.server.engine_api import EngineApi, load_engine
-from opolyx.server.errors import ApiError
+from opolyx.server.errors import ApiError, RoomRefused
 from opolyx.server.http.collector import FullCollections
 from opolyx.server.http.deps import Services
 from opolyx.server.http.guard import GuardMiddleware
 from opolyx.server.http.metrics import ServerMetrics
 from opolyx.server.http.metrics import router as metrics_router
 from opolyx.server.http.ratelimit import RateLimiter, Rule, SharedRateLimiter
+from opolyx.server.play.context import HubContext
 from opolyx.server.play.endgame_routes import router as endgame_router
-from opolyx.server.play.hub import HubContext
 from opolyx.server.play.lobby_routes import router as lobby_router
 from opolyx.server.play.replays import ReplayCache
 from opolyx.server.play.rooms import RoomService
@@ -60,6 +60,21 @@ log = logging.getLogger("opolyx.server")
 MCP_PATH = "/mcp"
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+
+
+# The HTTP status of a room's refusal, by its code; any other code (an action the engine refused while
+# resigning) is a conflict, 409.
+REFUSAL_STATUS = {
+    E.ROOM_NOT_FOUND: 404,
+    E.NOT_IN_ROOM: 404,
+    E.NOT_A_BOT: 404,
+    E.NOT_CREATOR: 403,
+    E.ROOM_FULL: 409,
+    E.ALREADY_STARTED: 409,
+    E.ALREADY_IN_GAME: 409,
+    E.NOT_ENOUGH_PLAYERS: 409,
+    E.TEAM_NEEDS_FULL_TABLE: 409,
+}
 
 
 def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimiter:
@@ -183,6 +198,13 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         if exc.room is not None:
             body["room"] = exc.room
         return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(RoomRefused)
+    async def _room_refused(_request: Request, exc: RoomRefused) -> JSONResponse:
+        body: dict[str, object] = {"code": exc.code, "message": exc.message}
+        if exc.room is not None:
+            body["room"] = exc.room
+        return JSONResponse(body, status_code=REFUSAL_STATUS.get(exc.code, 409))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -1,7 +1,7 @@
 """The registry of room hubs, the routing of sockets and lobby calls to them, and lobby operations
 that are not about one room's seats.
 
-In one process every room's hub lives here. With a cluster (``OPOLYX_REDIS_URL``, see cluster.py) a
+In one process every room's hub lives here. With a cluster (``OPOLYX_REDIS_URL``, see cluster/node.py) a
 room's hub lives only in the process holding its lease; here, for rooms owned elsewhere, sockets and
 lobby calls are forwarded to the owner, and frames for this process's sockets come back from it.
 """
@@ -21,8 +21,11 @@ from typing import Any
 from opolyx.server import errors as E
 from opolyx.server.cluster.node import Cluster, RemoteConnection
 from opolyx.server.engine_api import JSON
-from opolyx.server.errors import ApiError
-from opolyx.server.play.hub import Connection, HubContext, Peer, RoomHub, already_in_game
+from opolyx.server.errors import ApiError, RoomRefused
+from opolyx.server.play.context import HubContext
+from opolyx.server.play.hub import RoomHub
+from opolyx.server.play.peers import Connection, Peer
+from opolyx.server.play.seating import already_in_game
 from opolyx.storage import (
     RUNNING,
     UNFINISHED,
@@ -252,7 +255,7 @@ class RoomService:
                     if hub.room.status != WAITING or hub.conns:
                         continue
                     await self.ctx.store.close_room(room.id)
-                    await hub._reload_room()
+                    await hub.reload_room()
                     hub.broadcast_room()
                 self.forget_if_idle(hub)
                 closed += 1
@@ -391,6 +394,9 @@ class RoomService:
             error = body.get("error")
             if isinstance(error, dict):
                 raise ApiError(int(error["status"]), str(error["code"]), str(error["message"]), room=error.get("room"))
+            refused = body.get("refused")
+            if isinstance(refused, dict):
+                raise RoomRefused(str(refused["code"]), str(refused["message"]), room=refused.get("room"))
             view: JSON = body["view"]
             return view
         raise ApiError(503, E.INTERNAL, f"room {room_id} is changing owner; try again")
@@ -511,6 +517,8 @@ class RoomService:
             body = {"view": await _local_call(hub, op, user, tuple(m.get("args") or ()))}
         except ApiError as exc:
             body = {"error": {"status": exc.status, "code": exc.code, "message": exc.message, "room": exc.room}}
+        except RoomRefused as exc:
+            body = {"refused": {"code": exc.code, "message": exc.message, "room": exc.room}}
         except Exception:
             log.exception("lobby call %r in room %s failed", m.get("op"), hub.room.id)
             body = {"error": {"status": 500, "code": E.INTERNAL, "message": "the call failed", "room": None}}
@@ -666,14 +674,14 @@ async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequ
     if op == "enter":
         if user is None:
             raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
-        hub.enter(user, str(args[0]))
+        hub.seats.enter(user, str(args[0]))
         if hub.room.status == WAITING:
-            await hub.join(user)
+            await hub.seats.join(user)
         return hub.room_view(user.id)
     if op in ("view", "join") and not hub.may_watch(user.id if user else None):
         raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {hub.room.id}")
     if op != "view":
         if user is None:
             raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
-        await getattr(hub, op)(user, *args)
+        await getattr(hub.seats, op)(user, *args)
     return hub.room_view(user.id if user else None)

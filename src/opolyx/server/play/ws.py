@@ -26,7 +26,8 @@ from opolyx.server.http.deps import Services, valid_id
 from opolyx.server.http.metrics import ServerMetrics
 from opolyx.server.http.ratelimit import RateLimiter
 from opolyx.server.http.transport import SOCKET_PROTOCOL, RoomSocketProtocol
-from opolyx.server.play.hub import Connection, Peer, RoomHub
+from opolyx.server.play.hub import RoomHub
+from opolyx.server.play.peers import Connection, Peer
 from opolyx.server.protocol import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
 from opolyx.server.settings import Settings
 from opolyx.server.text import text_code
