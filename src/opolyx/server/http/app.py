@@ -62,9 +62,11 @@ MCP_PATH = "/mcp"
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
 
-# The HTTP status of a room's refusal, by its code; any other code (an action the engine refused while
-# resigning) is a conflict, 409.
+# The HTTP status of a refusal by a room or the room service (errors.RoomRefused), by its code; any other
+# code (an action the engine refused while resigning) is a conflict, 409.
 REFUSAL_STATUS = {
+    E.INVALID_REQUEST: 400,
+    E.NOT_AUTHENTICATED: 401,
     E.ROOM_NOT_FOUND: 404,
     E.NOT_IN_ROOM: 404,
     E.NOT_A_BOT: 404,
@@ -74,6 +76,8 @@ REFUSAL_STATUS = {
     E.ALREADY_IN_GAME: 409,
     E.NOT_ENOUGH_PLAYERS: 409,
     E.TEAM_NEEDS_FULL_TABLE: 409,
+    E.INVALID_SEATS: 422,
+    E.TOO_MANY_ROOMS: 429,
 }
 
 

@@ -9,7 +9,7 @@ The hub holds the room's state and that door; each of its other jobs is a part o
 when it is made: the lobby's operations on the room (:mod:`.seating`), the clocks' timer
 (:mod:`.timeouts`), the bot seats (:mod:`.bot_seats`), the chat (:mod:`.chat`), seats going out and the
 game ending (:mod:`.finishing`), the sockets (:mod:`.peers`) and the encoding of each action for every
-socket (:mod:`.fanout`).
+socket (:mod:`.fanout`); what the table and the lobby see of it is worked out in :mod:`.views`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 from collections import deque
 from typing import Any
@@ -35,6 +34,7 @@ from opolyx.server.play.finishing import Finishing
 from opolyx.server.play.peers import Peer
 from opolyx.server.play.seating import Seating
 from opolyx.server.play.timeouts import Timeouts
+from opolyx.server.play.views import bot_number, connected_users, public_game, room_view, takeover_event
 from opolyx.server.wire import Fragment, fragment
 from opolyx.storage import FINISHED, RUNNING, RoomRecord, SeatRecord, SeqConflict
 
@@ -44,14 +44,6 @@ log = logging.getLogger(__name__)
 HISTORY_LIMIT = 300
 # The strength of the bot that takes over the seat of a person who resigns (rooms that ask for it).
 TAKEOVER_STRENGTH = "normal"
-_BOT_NAME = re.compile(r"^Bot (\d+) \((?:easy|normal|hard)\)$")
-
-
-def bot_number(name: str) -> int | None:
-    m = _BOT_NAME.match(name)
-    return int(m.group(1)) if m else None
-
-
 class RoomHub:
     def __init__(self, room: RoomRecord, ctx: HubContext) -> None:
         self.room = room
@@ -122,7 +114,7 @@ class RoomHub:
         notices: dict[int, list[JSON]] = {}
         for seat in room.seats:
             if seat.took_over_at is not None:
-                notices.setdefault(seat.took_over_at, []).append(self._takeover_event(seat))
+                notices.setdefault(seat.took_over_at, []).append(takeover_event(self.room, seat))
         self.history.clear()
         self._remember(0, [self._seed_event(committed=True)])
         self._remember(0, game.start_events)
@@ -147,42 +139,6 @@ class RoomHub:
 
     # --- views ---------------------------------------------------------------------------------------
 
-    def _public(self, snap: JSON | None) -> JSON | None:
-        """The snapshot clients see: seats a bot took over carry the bot's name, owned squares their
-        current rent (asked of the engine, so players read it off the board)."""
-        if snap is None:
-            return None
-        rents = self.game.current_rents() if self.game is not None else {}
-        if rents:
-            squares = [dict(sq, rent=rents[sq["index"]]) if sq["index"] in rents else sq for sq in snap["squares"]]
-            snap = dict(snap, squares=squares)
-        swapped = {s.seat: s for s in self.room.seats if s.took_over_at is not None}
-        if not swapped:
-            return snap
-        players: list[JSON] = []
-        for player in snap["players"]:
-            seat = swapped.get(player["seat"])
-            players.append(dict(player, name=seat.name, bot=True) if seat is not None else player)
-        return dict(snap, players=players)
-
-    def _bot_view(self, seat: SeatRecord) -> JSON | None:
-        if seat.bot is None:
-            return None
-        replaces = None
-        info = self.room.seat_info or []
-        if seat.took_over_at is not None and seat.seat < len(info):
-            replaces = info[seat.seat].get("name")
-        return {"strength": seat.bot, "number": bot_number(seat.name), "replaces": replaces}
-
-    def _takeover_event(self, seat: SeatRecord) -> JSON:
-        bot = self._bot_view(seat) or {}
-        return {
-            "type": "bot_took_over",
-            "seat": seat.seat,
-            "name": bot.get("replaces"),
-            "bot": {"strength": seat.bot, "number": bot.get("number")},
-        }
-
     def may_watch(self, user_id: str | None) -> bool:
         """Public rooms are open to all; a private room only to its seats, its creator and those who
         entered its code (an id alone is not enough: ids get shared in links and logs)."""
@@ -194,43 +150,13 @@ class RoomHub:
         return room.seat_of(user_id) is not None or user_id == room.creator_id or user_id in self.admitted
 
     def connected_users(self) -> set[str]:
-        return {c.user.id for c in self.conns if not c.closed}
+        return connected_users(self.conns)
 
     def room_view(self, viewer: str | None) -> JSON:
-        room = self.room
-        online = self.connected_users()
-        # A seat is an agent's when it was taken through an API key, or while a key plays it now.
-        agents = {c.user.id for c in self.conns if c.user.agent and not c.closed}
-        seated = room.seat_of(viewer) is not None if viewer else False
-        players = [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                "kind": "bot" if s.is_bot else "human",
-                "strength": s.bot,
-                "bot": self._bot_view(s),
-                "connected": True if s.is_bot else s.user_id in online,
-                "out": s.out,
-                "agent": s.agent or s.user_id in agents,
-                "you": viewer is not None and s.user_id == viewer,
-            }
-            for s in room.seats
-        ]
-        seat_users = {s.user_id for s in room.seats if s.user_id}
-        return {
-            "id": room.id,
-            "mode": room.mode,
-            "seats": room.seat_count,
-            "public": room.public,
-            "bots_replace_leavers": room.bots_replace_leavers,
-            "status": room.status,
-            "creator": room.creator_id,
-            "code": room.code if (seated or viewer == room.creator_id) else None,
-            "players": players,
-            "spectators": len({c.user.id for c in self.conns if c.user.id not in seat_users}),
-            "created_at": room.created_at.isoformat(),
-            "ws": f"/ws/rooms/{room.id}",
-        }
+        return room_view(self.room, self.conns, viewer)
+
+    def _public(self, snap: JSON | None) -> JSON | None:
+        return public_game(self.room, self.game, snap)
 
     def legal(self, seat: int | None) -> list[JSON]:
         if seat is None or self.game is None or self.room.status != RUNNING or self.game.is_over:
@@ -343,7 +269,7 @@ class RoomHub:
         if seat.user_id is not None:
             self.admitted.add(seat.user_id)  # the person who left may watch on, even in a private room
         bot_seat = next(s for s in self.room.seats if s.seat == seat.seat)
-        event = self._takeover_event(bot_seat)
+        event = takeover_event(self.room, bot_seat)
         self._remember(self.seq, [event])
         self.view = self._public(self.snap)
         self.broadcast({"type": "notice", "seq": self.seq, "event": event})

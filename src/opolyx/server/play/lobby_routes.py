@@ -25,8 +25,8 @@ from opolyx.server.http.deps import (
     room_out,
     valid_id,
 )
-from opolyx.server.play.hub import RoomHub
 from opolyx.server.play.replays import MAX_SNAPSHOT_PAGE
+from opolyx.server.play.views import room_view
 from opolyx.server.protocol import (
     AddBot,
     ErrorOut,
@@ -50,8 +50,11 @@ router = APIRouter(responses=ERRORS)
 async def _views(svc: Services, status: str, viewer: UserRecord | None) -> list[RoomOut]:
     out = []
     for room in await svc.rooms.listing([status]):
-        hub = svc.rooms.hubs.get(room.id) or RoomHub(room, svc.rooms.ctx)
-        out.append(room_out(hub, viewer))
+        hub = svc.rooms.hubs.get(room.id)
+        viewer_id = viewer.id if viewer else None
+        # A room with no hub in this process has no sockets here either: its stored record is the view.
+        view = hub.room_view(viewer_id) if hub is not None else room_view(room, (), viewer_id)
+        out.append(RoomOut.model_validate(view))
     return out
 
 

@@ -368,7 +368,7 @@ class RoomService:
         for attempt in range(4):
             target = await self.route(room_id)
             if target is None:
-                raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {room_id}")
+                raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {room_id}")
             if isinstance(target, RoomHub):
                 return await _local_call(target, op, user, args)
             assert self.cluster is not None
@@ -513,7 +513,7 @@ class RoomService:
                 # The caller's process checked the API key; the seat it takes is shown as an agent's.
                 user = dataclasses.replace(user, agent=True)
             if op != "view" and user is None:
-                raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+                raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
             body = {"view": await _local_call(hub, op, user, tuple(m.get("args") or ()))}
         except ApiError as exc:
             body = {"error": {"status": exc.status, "code": exc.code, "message": exc.message, "room": exc.room}}
@@ -613,7 +613,7 @@ class RoomService:
         address: str | None = None,
     ) -> RoomHub:
         if mode == "team" and seats not in (4, 6):
-            raise ApiError(422, E.INVALID_SEATS, "team games have 4 or 6 seats")
+            raise RoomRefused(E.INVALID_SEATS, "team games have 4 or 6 seats")
         busy = await self.ctx.store.active_room_of(user.id)
         if busy is not None:
             raise already_in_game(busy)
@@ -624,7 +624,7 @@ class RoomService:
             mine.intersection_update(r for r in mine if r in self.hubs and self.hubs[r].room.status == WAITING)
             cap = self.ctx.settings.max_waiting_rooms_per_address
             if len(mine) >= cap:
-                raise ApiError(429, E.TOO_MANY_ROOMS, f"at most {cap} waiting rooms per address; start or leave one")
+                raise RoomRefused(E.TOO_MANY_ROOMS, f"at most {cap} waiting rooms per address; start or leave one")
         for _ in range(5):
             room_id = new_room_id()
             code = None if public else new_code()
@@ -655,10 +655,10 @@ class RoomService:
     async def by_code(self, code: str) -> str:
         code = code.strip().upper()
         if not set(code) <= set(_CODE_ALPHABET):
-            raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
+            raise RoomRefused(E.ROOM_NOT_FOUND, "no room with that code")
         room = await self.ctx.store.get_room_by_code(code)
         if room is None:
-            raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
+            raise RoomRefused(E.ROOM_NOT_FOUND, "no room with that code")
         return room.id
 
     async def listing(self, statuses: Sequence[str]) -> list[RoomRecord]:
@@ -670,18 +670,18 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequence[Any]) -> JSON:
     if op not in CALLS:
-        raise ApiError(400, E.INVALID_REQUEST, f"unknown room call {op!r}")
+        raise RoomRefused(E.INVALID_REQUEST, f"unknown room call {op!r}")
     if op == "enter":
         if user is None:
-            raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+            raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
         hub.seats.enter(user, str(args[0]))
         if hub.room.status == WAITING:
             await hub.seats.join(user)
         return hub.room_view(user.id)
     if op in ("view", "join") and not hub.may_watch(user.id if user else None):
-        raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {hub.room.id}")
+        raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {hub.room.id}")
     if op != "view":
         if user is None:
-            raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+            raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
         await getattr(hub.seats, op)(user, *args)
     return hub.room_view(user.id if user else None)
