@@ -24,7 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 
 import opolyx.engine
-from opolyx.server import xp_credit
+from opolyx.server.play import xp_credit
 from opolyx.storage import NewRoom, SeatRecord, SqlStore
 from opolyx.storage.tables import users, xp_awards
 from opolyx.storage.testing import pg_url

@@ -19,7 +19,7 @@ from typing import Any
 
 from opolyx.bots.loop import play_game
 from opolyx.engine import Game
-from opolyx.server.hub import game_changes
+from opolyx.server.play.fanout import game_changes
 from opolyx.server.wire import dumps
 
 

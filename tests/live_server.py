@@ -17,7 +17,7 @@ import uvicorn
 
 from opolyx.server import Settings, create_app
 from opolyx.server.engine_api import EngineApi
-from opolyx.server.transport import uvicorn_config
+from opolyx.server.http.transport import uvicorn_config
 
 
 def free_port() -> int:

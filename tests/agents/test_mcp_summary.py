@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import opolyx
 from opolyx.mcp.summary import summarize
 from opolyx.rules import load_board
-from opolyx.server.botplay import fallback_action
+from opolyx.server.play.botplay import fallback_action
 
 
 def room_for(game: dict[str, Any], mode: str) -> dict[str, Any]:

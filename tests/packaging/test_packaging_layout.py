@@ -20,7 +20,7 @@ def test_the_python_graph_holds_every_module() -> None:
     assert {e.kind for e in graph.edges} <= {"module", "function", "typing"}
     # The front door imports the simulator's command at import time; ``serve`` loads the app inside.
     assert Edge("opolyx.cli", "opolyx.sim.cli", "module") in graph.edges
-    assert Edge("opolyx.server.cli", "opolyx.server.app", "function") in graph.edges
+    assert Edge("opolyx.server.cli", "opolyx.server.http.app", "function") in graph.edges
 
 
 def test_every_module_has_a_layer() -> None:

@@ -7,11 +7,16 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
-from opolyx.server.clocks import ClockBook
 from opolyx.server.engine_api import load_engine
-from opolyx.server.hub import HubContext
-from opolyx.server.rooms import CHECKPOINT_ROOMS, RoomService
+from opolyx.server.play.clocks import ClockBook
+from opolyx.server.play.context import HubContext
+from opolyx.server.play.rooms import CHECKPOINT_ROOMS, RoomService
 from opolyx.server.settings import Settings
+
+
+async def no_frames(hub: Any, conn: Any, raw: Any) -> None:
+    """No socket sends frames in these tests."""
+
 
 
 class Now:
@@ -94,7 +99,7 @@ def test_clock_checkpoints_write_many_rooms_in_short_transactions(tmp_path: Path
 
     async def run() -> None:
         settings = Settings(data_dir=tmp_path, clock_checkpoint_seconds=0.01, secret_key="test-secret")
-        service = RoomService(HubContext(settings, cast(Any, Store()), load_engine))
+        service = RoomService(HubContext(settings, cast(Any, Store()), load_engine), on_frame=no_frames)
         service.hubs = {f"r{i}": cast(Any, Hub(f"r{i}")) for i in range(rooms_total)}
 
         async def an_action_arrives() -> None:

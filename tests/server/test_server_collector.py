@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 
-from opolyx.server.collector import FullCollections
+from opolyx.server.http.collector import FullCollections
 
 
 def test_full_collections_follow_the_timer_and_python_takes_over_again_after_stop() -> None:

@@ -12,7 +12,7 @@ from server_kit import Person, Table
 
 from live_server import ThreadServer
 from opolyx.engine import new_game
-from opolyx.server.summary import summarize
+from opolyx.server.play.game_stats import summarize
 
 
 def finished_blitz(ann: Person, bob: Person) -> dict[str, Any]:

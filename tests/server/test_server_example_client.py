@@ -13,7 +13,7 @@ import pytest
 from server_kit import Person
 
 from live_server import ThreadServer
-from opolyx.server.rooms import new_room_id
+from opolyx.server.play.rooms import new_room_id
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "client_bot.py"
 

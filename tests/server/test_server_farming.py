@@ -12,7 +12,7 @@ from server_kit import choose
 
 import opolyx.engine
 from opolyx.progression import Credit
-from opolyx.server import xp_credit
+from opolyx.server.play import xp_credit
 from opolyx.storage import NewRoom, RoomRecord, SeatRecord, SqlStore, Store
 from opolyx.storage.testing import TestDatabase
 

@@ -11,7 +11,7 @@ from typing import Any
 from server_kit import Person, Table
 
 from live_server import ThreadServer
-from opolyx.server.hub import game_changes
+from opolyx.server.play.fanout import game_changes
 
 
 def _started_with_a_watcher(people: Callable[[str], Person]) -> tuple[Person, Person]:

@@ -18,11 +18,11 @@ from typing import Any, cast
 
 import pytest
 
-from opolyx.server import rooms as rooms_module
-from opolyx.server.cluster import Cluster
+from opolyx.server.cluster.node import Cluster
 from opolyx.server.engine_api import load_engine
-from opolyx.server.hub import HubContext
-from opolyx.server.rooms import RoomService
+from opolyx.server.play import rooms as rooms_module
+from opolyx.server.play.context import HubContext
+from opolyx.server.play.rooms import RoomService
 from opolyx.server.settings import Settings
 from opolyx.storage import UserRecord
 from opolyx.storage.testing import REDIS_ENV
@@ -32,6 +32,11 @@ REDIS_URL = os.environ.get(REDIS_ENV) or None
 pytestmark = pytest.mark.skipif(
     REDIS_URL is None, reason=f"lease tests skipped: set {REDIS_ENV}=redis://127.0.0.1:6379/0 to run them"
 )
+
+
+async def no_frames(hub: Any, conn: Any, raw: Any) -> None:
+    """No socket sends frames in these tests."""
+
 
 
 class SlowListing:
@@ -58,7 +63,7 @@ def test_a_room_lease_is_kept_while_adopting_games_is_slow(tmp_path: Path) -> No
     async def run() -> tuple[str | None, str]:
         cluster = Cluster(REDIS_URL, lease)
         store: Any = SlowListing(seconds=8 * lease)
-        rooms = RoomService(HubContext(settings, store, load_engine), cluster)
+        rooms = RoomService(HubContext(settings, store, load_engine), cluster, on_frame=no_frames)
         await rooms.start_cluster()
         room_id = f"lease-test-{cluster.node}"
         try:
@@ -117,8 +122,8 @@ def test_a_lobby_call_retried_after_a_timeout_is_carried_out_once(
     async def run() -> dict[str, Any]:
         owner_cluster, caller_cluster = Cluster(REDIS_URL, 5.0), Cluster(REDIS_URL, 5.0)
         store: Any = Users()
-        owner = RoomService(HubContext(settings, store, load_engine), owner_cluster)
-        caller = RoomService(HubContext(settings, store, load_engine), caller_cluster)
+        owner = RoomService(HubContext(settings, store, load_engine), owner_cluster, on_frame=no_frames)
+        caller = RoomService(HubContext(settings, store, load_engine), caller_cluster, on_frame=no_frames)
         room_id = f"retry-test-{owner_cluster.node}"
         await owner.start_cluster()
         await caller.start_cluster()

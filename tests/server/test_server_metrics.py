@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from server_kit import Person, Table, metric, scrape
 
 from live_server import ThreadServer
-from opolyx.server.metrics import scrape_allowed
+from opolyx.server.http.metrics import scrape_allowed
 
 
 def wait_for(base: str, name: str, expected: float, **labels: str) -> None:

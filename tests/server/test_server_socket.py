@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 from live_server import ThreadServer
 from opolyx.rules import load_cards
-from opolyx.server import sessions
+from opolyx.server.accounts import sessions
 from rigged_engine import RiggedEngine
 
 # How Ann's first decision against the bot comes up. "turn": she starts and may roll. "pay_step": the bot

@@ -12,7 +12,7 @@ import httpx
 from server_kit import Person, Table
 
 from live_server import ThreadServer
-from opolyx.server.hub import HISTORY_LIMIT
+from opolyx.server.play.hub import HISTORY_LIMIT
 
 
 def _settle(p: Person, seat: int, timeout: float = 30.0) -> dict[str, Any]:

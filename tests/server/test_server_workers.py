@@ -21,7 +21,7 @@ from redis import Redis
 from server_kit import SRC, Person, ProcessServer, Table, metric, scrape, test_settings
 
 from live_server import quick_settings
-from opolyx.server.cluster import LEASE
+from opolyx.server.cluster.node import LEASE
 from opolyx.storage.testing import PG_ENV, REDIS_ENV, fresh_database, pg_url
 
 REDIS_URL = os.environ.get(REDIS_ENV) or None

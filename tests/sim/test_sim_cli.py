@@ -109,7 +109,8 @@ def test_the_command_loads_the_web_stack_only_to_serve() -> None:
     probe = (
         "import sys\n"
         "from opolyx.cli import app\n"
-        "heavy = sorted(m for m in ('fastapi', 'sqlalchemy', 'uvicorn', 'opolyx.server.app') if m in sys.modules)\n"
+        "web = ('fastapi', 'sqlalchemy', 'uvicorn', 'opolyx.server.http.app')\n"
+        "heavy = sorted(m for m in web if m in sys.modules)\n"
         "print(','.join(heavy))\n"
         "from opolyx.server import Settings, create_app\n"
         "print(create_app.__module__, Settings.__module__)\n"
@@ -117,6 +118,6 @@ def test_the_command_loads_the_web_stack_only_to_serve() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
     loaded, names = done.stdout.splitlines()
     assert loaded == ""
-    assert names == "opolyx.server.app opolyx.server.settings"
+    assert names == "opolyx.server.http.app opolyx.server.settings"
     help_text = runner.invoke(app, ["serve", "--help"])
     assert help_text.exit_code == 0 and "--database" in help_text.output

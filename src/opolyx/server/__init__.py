@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from opolyx.server.app import create_app
+    from opolyx.server.http.app import create_app
     from opolyx.server.settings import Settings
 
 __all__ = ["Settings", "create_app"]
@@ -18,7 +18,7 @@ __all__ = ["Settings", "create_app"]
 
 def __getattr__(name: str) -> Any:
     if name == "create_app":
-        from opolyx.server.app import create_app
+        from opolyx.server.http.app import create_app
 
         return create_app
     if name == "Settings":

@@ -24,7 +24,7 @@ from opolyx import usage
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from opolyx.server.serving import ReadyServer
+    from opolyx.server.http.serving import ReadyServer
     from opolyx.server.settings import Settings
 
 # How long a worker may miss uvicorn's health check before it is restarted.
@@ -68,10 +68,10 @@ def serve(
     """Start the opolyx server (migrates the database, restores unfinished games)."""
     # The web stack is imported here, not at the top: every ``opolyx`` command loads this module, and
     # ``opolyx simulate`` or ``opolyx verify`` should not wait about a second for a server they never start.
-    from opolyx.server.app import create_app
-    from opolyx.server.serving import ReadyServer
+    from opolyx.server.http.app import create_app
+    from opolyx.server.http.serving import ReadyServer
+    from opolyx.server.http.transport import uvicorn_config
     from opolyx.server.settings import Settings
-    from opolyx.server.transport import uvicorn_config
 
     overrides: dict[str, object] = {}
     if host is not None:
@@ -131,7 +131,7 @@ def worker_app() -> FastAPI:
     highlighting, about 530 ms of CPU per SQLAlchemy traceback against 1 ms plain, and a worker that
     logged a burst of errors stalled every one of its rooms for seconds.
     """
-    from opolyx.server.app import create_app
+    from opolyx.server.http.app import create_app
 
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     return create_app()
@@ -188,9 +188,9 @@ def _serve_workers(settings: Settings, overrides: dict[str, object], workers: in
     """
     import uvicorn
 
-    from opolyx.server.identity import resolve_secret
-    from opolyx.server.metrics import MULTIPROC_ENV
-    from opolyx.server.transport import uvicorn_options
+    from opolyx.server.accounts.identity import resolve_secret
+    from opolyx.server.http.metrics import MULTIPROC_ENV
+    from opolyx.server.http.transport import uvicorn_options
 
     if not settings.redis_url or settings.resolved_database_url().startswith("sqlite"):
         _fail("--workers above 1 needs PostgreSQL (--database) and Redis (OPOLYX_REDIS_URL): "

@@ -12,6 +12,18 @@ class ApiError(Exception):
         self.room = room
 
 
+class RoomRefused(Exception):
+    """A lobby operation a room refuses (no such room, every seat taken, not its creator...). Raised by the
+    room's hub and the room service with a code only; the HTTP edge answers it with the status the code
+    has there (``opolyx.server.http.app``)."""
+
+    def __init__(self, code: str, message: str, *, room: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.room = room
+
+
 class ActionRefused(Exception):
     """An intent refused before or by the engine; becomes an error frame, changes nothing."""
 

@@ -77,7 +77,7 @@ class Settings(BaseSettings):
     # Address buckets are this many times larger than session buckets (NAT, shared flats).
     rate_address_factor: float = 4.0
 
-    # Optional: several server processes sharing one PostgreSQL serve the same rooms (cluster.py).
+    # Optional: several server processes sharing one PostgreSQL serve the same rooms (cluster/node.py).
     redis_url: str = ""
     # A room's owner renews its lease about three times per this period; if it dies, another
     # process takes the room over within about this long.

@@ -11,22 +11,26 @@ import contextlib
 import json
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from opolyx.server import errors as E
-from opolyx.server import sessions
-from opolyx.server.apikeys import is_api_key, user_for_key
-from opolyx.server.app import Services
+from opolyx.server.accounts import sessions
+from opolyx.server.accounts.apikeys import is_api_key, user_for_key
+from opolyx.server.accounts.identity import request_token
 from opolyx.server.errors import ActionRefused, ApiError
-from opolyx.server.hub import Connection, Peer, RoomHub
-from opolyx.server.identity import request_token
-from opolyx.server.lobby import valid_id
+from opolyx.server.http.deps import Services, valid_id
+from opolyx.server.http.metrics import ServerMetrics
+from opolyx.server.http.ratelimit import RateLimiter
+from opolyx.server.http.transport import SOCKET_PROTOCOL, RoomSocketProtocol
+from opolyx.server.play.hub import RoomHub
+from opolyx.server.play.peers import Connection, Peer
 from opolyx.server.protocol import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
+from opolyx.server.settings import Settings
 from opolyx.server.text import text_code
-from opolyx.server.transport import SOCKET_PROTOCOL, RoomSocketProtocol
 from opolyx.storage import UserRecord
 
 log = logging.getLogger(__name__)
@@ -66,7 +70,7 @@ async def _user(ws: WebSocket, svc: Services) -> tuple[UserRecord, str | None] |
     that session out can close the socket too (sessions.close_sockets)."""
     token = request_token(ws.cookies, ws.headers, svc.settings.session_cookie)
     if token is not None and is_api_key(token):
-        user = await user_for_key(svc, token)
+        user = await user_for_key(svc.store, token)
         return None if user is None else (user, None)
     found = await sessions.resolve(svc.store, svc.signer, token)
     return None if found is None else (found[0], found[1].id)
@@ -169,7 +173,20 @@ async def _serve(
             svc.rooms.forget_if_idle(hub)
 
 
-async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
+@dataclass(frozen=True)
+class FrameHandler:
+    """How a frame from a socket is handled once it reaches its room's hub (the room service calls it for
+    this process's sockets and for those of other processes): built by the app, handed to the room service."""
+
+    settings: Settings
+    limiter: RateLimiter
+    metrics: ServerMetrics
+
+    async def __call__(self, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
+        await handle_frame(self, hub, conn, raw)
+
+
+async def handle_frame(svc: FrameHandler, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
     try:
         await _handle_frame(svc, hub, conn, raw)
     except Exception:
@@ -179,7 +196,7 @@ async def handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes
         conn.send(_error(E.INTERNAL, "the server could not handle this frame", ref))
 
 
-async def _handle_frame(svc: Services, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
+async def _handle_frame(svc: FrameHandler, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
     received = time.perf_counter()
     size = len(raw) if raw is not None else 0
     if raw is None or size == 0:

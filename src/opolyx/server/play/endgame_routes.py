@@ -6,11 +6,10 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from opolyx.server import errors as E
-from opolyx.server.app import Services
 from opolyx.server.errors import ApiError
-from opolyx.server.lobby import ERRORS, Svc, User, room_out
+from opolyx.server.http.deps import ERRORS, Services, Svc, User, room_out
+from opolyx.server.play.game_stats import summarize
 from opolyx.server.protocol import RoomOut
-from opolyx.server.summary import summarize
 from opolyx.storage import FINISHED, WAITING, RoomRecord, UserRecord
 
 router = APIRouter(responses=ERRORS)
@@ -87,7 +86,7 @@ async def rematch(room_id: str, svc: Svc, user: User) -> RoomOut:
     hub = await svc.rooms.create(user, old.mode, old.seat_count, old.public, old.bots_replace_leavers)
     for seat in sorted(old.seats, key=lambda s: s.seat):
         if seat.bot is not None and seat.took_over_at is None:
-            await hub.add_bot(user, seat.bot)
+            await hub.seats.add_bot(user, seat.bot)
     old_hub = svc.rooms.hubs.get(old.id)
     if old_hub is not None:
         # Those still looking at the old game's end screen learn where the rematch is.

@@ -29,7 +29,7 @@ from starlette.types import Receive, Scope, Send
 from opolyx.client import Client, OpolyxError
 from opolyx.mcp.agent import AgentPlayer
 from opolyx.mcp.tools import build_server
-from opolyx.server.apikeys import is_api_key, key_digest, user_for_key
+from opolyx.server.accounts.apikeys import is_api_key, key_digest, user_for_key
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ class McpEndpoint:
         user = None
         services = scope["app"].state.services
         if key is not None and is_api_key(key):
-            user = await user_for_key(services, key)
+            user = await user_for_key(services.store, key)
         if user is not None and not await services.limiter.take("ws", f"mcp:{user.id}"):
             # Tool calls draw on the same allowance as a person's socket frames.
             await _json(send, 429, {"code": "rate_limited", "message": "too many tool calls; slow down"})

@@ -1,57 +1,23 @@
-"""Personal API keys: how an outside program (an AI agent) plays as the person who made the key.
+"""HTTP routes of personal API keys: make one (shown once), list them, revoke one.
 
-A key is shown once, when it is made; the server keeps only its SHA-256 digest (keys are long random
-strings, so a plain digest cannot be reversed by guessing). A request or socket that presents a key as
-``Authorization: Bearer <key>`` is its owner, marked as an agent: seats it takes are shown as an
-agent's to the table and the lobby. Keys are managed with a session, never with a key, so a leaked key
-cannot mint more keys or hide itself.
+Keys are managed with a session, never with a key, so a leaked key cannot mint more keys or hide itself
+(what a key is and how it is checked: :mod:`opolyx.server.accounts.apikeys`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from fastapi import APIRouter, Request, Response
 
 from opolyx.server import errors as E
-from opolyx.server import sessions
-from opolyx.server.app import Services
+from opolyx.server.accounts.apikeys import KEY_PREFIX, MAX_KEYS_PER_USER, key_digest
 from opolyx.server.errors import ApiError
-from opolyx.server.lobby import ERRORS, Svc, User, rate_limit
+from opolyx.server.http.deps import ERRORS, Svc, User, rate_limit
 from opolyx.server.protocol import KeyIn, KeyOut, NewKeyOut
 from opolyx.storage import ApiKeyRecord, UserRecord
 
-# Every key starts with this, so a server (and a person reading a config file) can tell it from a
-# session token at a glance.
-KEY_PREFIX = "opx_"
-# More live keys than this per person is a mistake or abuse; revoke some first.
-MAX_KEYS_PER_USER = 20
-
 router = APIRouter(responses=ERRORS)
-
-
-def key_digest(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-def is_api_key(token: str | None) -> bool:
-    return bool(token) and str(token).startswith(KEY_PREFIX)
-
-
-async def user_for_key(svc: Services, key: str) -> UserRecord | None:
-    """The owner of a live key (marked as an agent), or None for an unknown or revoked key."""
-    return await svc.store.user_by_api_key(key_digest(key))
-
-
-async def authenticate(svc: Services, token: str | None) -> UserRecord | None:
-    """Who a bearer token names: a personal API key (an agent), else a signed session."""
-    if not token:
-        return None
-    if is_api_key(token):
-        return await user_for_key(svc, token)
-    found = await sessions.resolve(svc.store, svc.signer, token)
-    return found[0] if found else None
 
 
 def _key_out(record: ApiKeyRecord) -> KeyOut:

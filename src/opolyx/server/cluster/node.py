@@ -26,14 +26,14 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from opolyx.jsontypes import JSON
-from opolyx.server.hub import Peer
+from opolyx.server.play.peers import Peer
 from opolyx.server.wire import dumps, loads
 from opolyx.storage import UserRecord
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from opolyx.server.metrics import ServerMetrics
+    from opolyx.server.http.metrics import ServerMetrics
 
 log = logging.getLogger(__name__)
 

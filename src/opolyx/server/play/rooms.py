@@ -1,7 +1,7 @@
 """The registry of room hubs, the routing of sockets and lobby calls to them, and lobby operations
 that are not about one room's seats.
 
-In one process every room's hub lives here. With a cluster (``OPOLYX_REDIS_URL``, see cluster.py) a
+In one process every room's hub lives here. With a cluster (``OPOLYX_REDIS_URL``, see cluster/node.py) a
 room's hub lives only in the process holding its lease; here, for rooms owned elsewhere, sockets and
 lobby calls are forwarded to the owner, and frames for this process's sockets come back from it.
 """
@@ -20,9 +20,12 @@ from typing import Any
 
 from opolyx.jsontypes import JSON
 from opolyx.server import errors as E
-from opolyx.server.cluster import Cluster, RemoteConnection
-from opolyx.server.errors import ApiError
-from opolyx.server.hub import Connection, HubContext, Peer, RoomHub, already_in_game
+from opolyx.server.cluster.node import Cluster, RemoteConnection
+from opolyx.server.errors import ApiError, RoomRefused
+from opolyx.server.play.context import HubContext
+from opolyx.server.play.hub import RoomHub
+from opolyx.server.play.peers import Connection, Peer
+from opolyx.server.play.seating import already_in_game
 from opolyx.storage import (
     RUNNING,
     UNFINISHED,
@@ -68,16 +71,16 @@ def new_room_id() -> str:
 
 
 class RoomService:
-    def __init__(self, ctx: HubContext, cluster: Cluster | None = None) -> None:
+    def __init__(self, ctx: HubContext, cluster: Cluster | None = None, *, on_frame: FrameHandler) -> None:
         self.ctx = ctx
         self.cluster = cluster
+        # How a frame from a socket is handled once it reaches the room's hub (the room socket's parser).
+        self.on_frame = on_frame
         self.hubs: dict[str, RoomHub] = {}
         self._loading = asyncio.Lock()
         self._checkpointer: asyncio.Task[None] | None = None
         self._maintainer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        # Set by the app: how a frame from a socket is handled once it reaches the room's hub.
-        self.on_frame: FrameHandler | None = None
         # Cluster bookkeeping. Here for rooms owned elsewhere: room → owner node, our sockets there.
         self.routes: dict[str, str] = {}
         self.away: dict[str, dict[str, Connection]] = {}
@@ -252,7 +255,7 @@ class RoomService:
                     if hub.room.status != WAITING or hub.conns:
                         continue
                     await self.ctx.store.close_room(room.id)
-                    await hub._reload_room()
+                    await hub.reload_room()
                     hub.broadcast_room()
                 self.forget_if_idle(hub)
                 closed += 1
@@ -328,7 +331,6 @@ class RoomService:
     async def frame(self, room_id: str, conn: Connection, raw: str | bytes | None) -> None:
         hub = self.hubs.get(room_id)
         if hub is not None and conn in hub.conns:
-            assert self.on_frame is not None
             await self.on_frame(hub, conn, raw)
             return
         owner = self.routes.get(room_id)
@@ -366,7 +368,7 @@ class RoomService:
         for attempt in range(4):
             target = await self.route(room_id)
             if target is None:
-                raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {room_id}")
+                raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {room_id}")
             if isinstance(target, RoomHub):
                 return await _local_call(target, op, user, args)
             assert self.cluster is not None
@@ -392,6 +394,9 @@ class RoomService:
             error = body.get("error")
             if isinstance(error, dict):
                 raise ApiError(int(error["status"]), str(error["code"]), str(error["message"]), room=error.get("room"))
+            refused = body.get("refused")
+            if isinstance(refused, dict):
+                raise RoomRefused(str(refused["code"]), str(refused["message"]), room=refused.get("room"))
             view: JSON = body["view"]
             return view
         raise ApiError(503, E.INTERNAL, f"room {room_id} is changing owner; try again")
@@ -456,8 +461,7 @@ class RoomService:
                 m = await peer.inbox.get()
                 if m.get("t") == "detach" or self.hubs.get(peer.room_id) is not hub:
                     break
-                assert self.on_frame is not None
-                await self.on_frame(hub, peer, m.get("raw"))
+                    await self.on_frame(hub, peer, m.get("raw"))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -509,10 +513,12 @@ class RoomService:
                 # The caller's process checked the API key; the seat it takes is shown as an agent's.
                 user = dataclasses.replace(user, agent=True)
             if op != "view" and user is None:
-                raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+                raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
             body = {"view": await _local_call(hub, op, user, tuple(m.get("args") or ()))}
         except ApiError as exc:
             body = {"error": {"status": exc.status, "code": exc.code, "message": exc.message, "room": exc.room}}
+        except RoomRefused as exc:
+            body = {"refused": {"code": exc.code, "message": exc.message, "room": exc.room}}
         except Exception:
             log.exception("lobby call %r in room %s failed", m.get("op"), hub.room.id)
             body = {"error": {"status": 500, "code": E.INTERNAL, "message": "the call failed", "room": None}}
@@ -607,7 +613,7 @@ class RoomService:
         address: str | None = None,
     ) -> RoomHub:
         if mode == "team" and seats not in (4, 6):
-            raise ApiError(422, E.INVALID_SEATS, "team games have 4 or 6 seats")
+            raise RoomRefused(E.INVALID_SEATS, "team games have 4 or 6 seats")
         busy = await self.ctx.store.active_room_of(user.id)
         if busy is not None:
             raise already_in_game(busy)
@@ -618,7 +624,7 @@ class RoomService:
             mine.intersection_update(r for r in mine if r in self.hubs and self.hubs[r].room.status == WAITING)
             cap = self.ctx.settings.max_waiting_rooms_per_address
             if len(mine) >= cap:
-                raise ApiError(429, E.TOO_MANY_ROOMS, f"at most {cap} waiting rooms per address; start or leave one")
+                raise RoomRefused(E.TOO_MANY_ROOMS, f"at most {cap} waiting rooms per address; start or leave one")
         for _ in range(5):
             room_id = new_room_id()
             code = None if public else new_code()
@@ -649,10 +655,10 @@ class RoomService:
     async def by_code(self, code: str) -> str:
         code = code.strip().upper()
         if not set(code) <= set(_CODE_ALPHABET):
-            raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
+            raise RoomRefused(E.ROOM_NOT_FOUND, "no room with that code")
         room = await self.ctx.store.get_room_by_code(code)
         if room is None:
-            raise ApiError(404, E.ROOM_NOT_FOUND, "no room with that code")
+            raise RoomRefused(E.ROOM_NOT_FOUND, "no room with that code")
         return room.id
 
     async def listing(self, statuses: Sequence[str]) -> list[RoomRecord]:
@@ -664,18 +670,18 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequence[Any]) -> JSON:
     if op not in CALLS:
-        raise ApiError(400, E.INVALID_REQUEST, f"unknown room call {op!r}")
+        raise RoomRefused(E.INVALID_REQUEST, f"unknown room call {op!r}")
     if op == "enter":
         if user is None:
-            raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
-        hub.enter(user, str(args[0]))
+            raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+        hub.seats.enter(user, str(args[0]))
         if hub.room.status == WAITING:
-            await hub.join(user)
+            await hub.seats.join(user)
         return hub.room_view(user.id)
     if op in ("view", "join") and not hub.may_watch(user.id if user else None):
-        raise ApiError(404, E.ROOM_NOT_FOUND, f"no room {hub.room.id}")
+        raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {hub.room.id}")
     if op != "view":
         if user is None:
-            raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
-        await getattr(hub, op)(user, *args)
+            raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
+        await getattr(hub.seats, op)(user, *args)
     return hub.room_view(user.id if user else None)

@@ -29,7 +29,7 @@ from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFact
 from websockets.http11 import Request
 from websockets.server import ServerProtocol
 
-from opolyx.server.serving import protocol_for
+from opolyx.server.http.serving import protocol_for
 from opolyx.server.settings import Settings
 
 DEFLATE_LEVEL = 1

@@ -1,4 +1,5 @@
-"""HTTP routes: guest sessions, the lobby, replays and health. Documented by FastAPI at /docs."""
+"""HTTP routes of the lobby (rooms to list, create, join, leave, fill with bots and start), replays of
+finished games, and health. Documented by FastAPI at /docs."""
 
 from __future__ import annotations
 
@@ -7,16 +8,25 @@ import json
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from opolyx import fairness
 from opolyx.server import errors as E
-from opolyx.server import sessions
-from opolyx.server.app import Services
 from opolyx.server.errors import ApiError
-from opolyx.server.hub import RoomHub
-from opolyx.server.identity import new_user_id, request_token
+from opolyx.server.http.deps import (
+    ERRORS,
+    MaybeUser,
+    Services,
+    Svc,
+    User,
+    client_address,
+    rate_limit,
+    room_out,
+    valid_id,
+)
+from opolyx.server.play.replays import MAX_SNAPSHOT_PAGE
+from opolyx.server.play.views import room_view
 from opolyx.server.protocol import (
     AddBot,
     ErrorOut,
@@ -26,177 +36,12 @@ from opolyx.server.protocol import (
     RoomCreate,
     RoomList,
     RoomOut,
-    SessionIn,
-    SessionOut,
-    UserOut,
     VerifyIn,
     VerifyOut,
 )
-from opolyx.server.replays import MAX_SNAPSHOT_PAGE
-from opolyx.storage import FINISHED, RUNNING, WAITING, RoomRecord, SessionRecord, UserRecord
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    401: {"model": ErrorOut},
-    403: {"model": ErrorOut},
-    404: {"model": ErrorOut},
-    409: {"model": ErrorOut},
-    422: {"model": ErrorOut},
-    429: {"model": ErrorOut},
-}
+from opolyx.storage import FINISHED, RUNNING, WAITING, RoomRecord, UserRecord
 
 router = APIRouter(responses=ERRORS)
-
-# Name of the readable cookie that says "this browser has (had) a session"; see session_answer.
-SIGNED_IN_HINT = "opolyx_signed_in"
-
-
-def get_services(request: Request) -> Services:
-    services: Services = request.app.state.services
-    return services
-
-
-Svc = Annotated[Services, Depends(get_services)]
-
-
-async def optional_auth(request: Request, svc: Svc) -> tuple[UserRecord, SessionRecord] | None:
-    """The session record behind the request's token (server-side, so a revoked one is refused)."""
-    from opolyx.server.apikeys import is_api_key
-
-    token = request_token(request.cookies, request.headers, svc.settings.session_cookie)
-    if is_api_key(token):
-        return None
-    found = await sessions.resolve(svc.store, svc.signer, token)
-    if found is not None:
-        request.state.session = found[1]
-    return found
-
-
-async def optional_user(
-    request: Request,
-    svc: Svc,
-    auth: Annotated[tuple[UserRecord, SessionRecord] | None, Depends(optional_auth)],
-) -> UserRecord | None:
-    """The person behind a session, or behind a personal API key (then marked as an agent)."""
-    if auth is not None:
-        return auth[0]
-    from opolyx.server.apikeys import authenticate
-
-    return await authenticate(svc, request_token(request.cookies, request.headers, svc.settings.session_cookie))
-
-
-async def current_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:
-    if user is None:
-        raise ApiError(401, E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
-    return user
-
-
-User = Annotated[UserRecord, Depends(current_user)]
-MaybeUser = Annotated[UserRecord | None, Depends(optional_user)]
-
-
-def client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
-async def rate_limit(svc: Services, kind: str, request: Request, user: UserRecord | None = None) -> None:
-    keys = [f"addr:{client_address(request)}"]
-    if user is not None:
-        keys.append(f"user:{user.id}")
-    if not await svc.limiter.take(kind, *keys):
-        raise ApiError(429, E.RATE_LIMITED, f"too many {kind} requests; slow down")
-
-
-def room_out(hub: RoomHub, viewer: UserRecord | None) -> RoomOut:
-    return RoomOut.model_validate(hub.room_view(viewer.id if viewer else None))
-
-
-async def user_out(svc: Services, user: UserRecord) -> UserOut:
-    room = await svc.store.active_room_of(user.id)
-    return UserOut(
-        id=user.id,
-        nickname=user.nickname,
-        language=user.language,  # type: ignore[arg-type]
-        guest=user.email is None,
-        room=room,
-        avatar=user.avatar,
-        level=user.level,
-        xp=user.xp,
-    )
-
-
-# --- sessions ----------------------------------------------------------------------------------------------
-
-
-@router.post("/api/session", tags=["session"])
-async def start_session(
-    body: SessionIn, request: Request, response: Response, svc: Svc, user: MaybeUser
-) -> SessionOut:
-    """Play as a guest: a nickname and a language give a signed, HttpOnly session cookie. Clients
-    without a cookie jar add ``"token": true`` to get the same value back for ``Authorization: Bearer``."""
-    await rate_limit(svc, "session", request)
-    if user is None:
-        user = await svc.store.create_user(new_user_id(), body.nickname, body.language)
-        token, _ = await sessions.open_session(
-            svc.store, svc.signer, user.id, user_agent=request.headers.get("user-agent")
-        )
-    else:
-        user = await svc.store.update_user(user.id, nickname=body.nickname, language=body.language)
-        token = str(request_token(request.cookies, request.headers, svc.settings.session_cookie))
-    return session_answer(svc, request, response, token, await user_out(svc, user), include_token=body.token)
-
-
-def session_answer(
-    svc: Services, request: Request, response: Response, token: str, out: UserOut, *, include_token: bool
-) -> SessionOut:
-    """Hand the session token to the browser (HttpOnly cookie) and, when asked, to other clients (body)."""
-    response.set_cookie(
-        svc.settings.session_cookie,
-        token,
-        max_age=svc.settings.session_max_age_days * 86400,
-        httponly=True,
-        samesite=svc.settings.cookie_samesite,
-        secure=cookie_secure(svc, request),
-    )
-    # A hint the page may read (it holds no secret): a session cookie may exist, so asking who is signed in
-    # is worth a request. Without it a first visit asks nothing, and logs no 401.
-    response.set_cookie(
-        SIGNED_IN_HINT,
-        "1",
-        max_age=svc.settings.session_max_age_days * 86400,
-        samesite=svc.settings.cookie_samesite,
-        secure=cookie_secure(svc, request),
-    )
-    return SessionOut(user=out, token=token if include_token else None)
-
-
-@router.get("/api/session", tags=["session"])
-async def who_am_i(user: User, svc: Svc) -> UserOut:
-    return await user_out(svc, user)
-
-
-@router.delete("/api/session", tags=["session"], status_code=204)
-async def end_session(svc: Svc, request: Request, user: MaybeUser) -> Response:
-    """Sign out: the session record is revoked, so the token stops working everywhere at once."""
-    session: SessionRecord | None = getattr(request.state, "session", None)
-    if user is not None and session is not None:
-        await svc.store.revoke_sessions(user.id, only=session.id)
-        sessions.close_sockets(svc.rooms, user.id, only=session.id)
-    response = Response(status_code=204)
-    response.delete_cookie(SIGNED_IN_HINT, samesite=svc.settings.cookie_samesite, secure=cookie_secure(svc, request))
-    response.delete_cookie(
-        svc.settings.session_cookie,
-        httponly=True,
-        samesite=svc.settings.cookie_samesite,
-        secure=cookie_secure(svc, request),
-    )
-    return response
-
-
-def cookie_secure(svc: Services, request: Request) -> bool:
-    """Secure when configured so, else when this request came over https (as uvicorn's proxy headers
-    tell it behind a TLS-terminating proxy)."""
-    configured = svc.settings.cookie_secure
-    return configured if configured is not None else request.url.scheme == "https"
 
 
 # --- lobby -------------------------------------------------------------------------------------------------
@@ -205,18 +50,12 @@ def cookie_secure(svc: Services, request: Request) -> bool:
 async def _views(svc: Services, status: str, viewer: UserRecord | None) -> list[RoomOut]:
     out = []
     for room in await svc.rooms.listing([status]):
-        hub = svc.rooms.hubs.get(room.id) or RoomHub(room, svc.rooms.ctx)
-        out.append(room_out(hub, viewer))
+        hub = svc.rooms.hubs.get(room.id)
+        viewer_id = viewer.id if viewer else None
+        # A room with no hub in this process has no sockets here either: its stored record is the view.
+        view = hub.room_view(viewer_id) if hub is not None else room_view(room, (), viewer_id)
+        out.append(RoomOut.model_validate(view))
     return out
-
-
-def valid_id(value: str) -> bool:
-    """Room and game ids are base64url; anything else (NUL, 10 kB of text) is no room, and never reaches
-    the database (PostgreSQL refuses NUL with an error, not an empty answer)."""
-    return 0 < len(value) <= 32 and ID_CHARS.issuperset(value)
-
-
-ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
 async def _room_call(svc: Services, room_id: str, op: str, user: UserRecord | None, *args: Any) -> RoomOut:

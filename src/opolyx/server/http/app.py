@@ -1,7 +1,10 @@
 """Application wiring: ``create_app(settings)`` builds routes and middleware; ``lifespan`` owns resources.
 
 Nothing here is a module-level singleton: the store, rate limiter, hubs and signer live on
-``app.state.services`` for as long as the app runs, so two apps in one process never share state.
+``app.state.services`` (:class:`opolyx.server.http.deps.Services`) for as long as the app runs, so two
+apps in one process never share state. This is the one module that knows every part of the server;
+the parts are handed what they need here (the room service gets the socket's frame handler when it is
+built), none reaches back for it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ import logging
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,44 +28,58 @@ from starlette.routing import Route
 
 from opolyx import __version__
 from opolyx.server import errors as E
-from opolyx.server.cluster import Cluster
-from opolyx.server.collector import FullCollections
+from opolyx.server.accounts.apikey_routes import router as keys_router
+from opolyx.server.accounts.identity import SessionSigner, resolve_secret
+from opolyx.server.accounts.routes import router as accounts_router
+from opolyx.server.accounts.session_routes import router as session_router
+from opolyx.server.cluster.handoff import Handoff
+from opolyx.server.cluster.handoff import supported as handoff_supported
+from opolyx.server.cluster.node import Cluster
 from opolyx.server.engine_api import EngineApi, load_engine
-from opolyx.server.errors import ApiError
-from opolyx.server.guard import GuardMiddleware
-from opolyx.server.handoff import Handoff
-from opolyx.server.handoff import supported as handoff_supported
-from opolyx.server.hub import HubContext, Peer, RoomHub
-from opolyx.server.identity import SessionSigner, resolve_secret
-from opolyx.server.metrics import ServerMetrics
-from opolyx.server.ratelimit import RateLimiter, Rule, SharedRateLimiter, SocketCounter
-from opolyx.server.replays import ReplayCache
-from opolyx.server.rooms import RoomService
+from opolyx.server.errors import ApiError, RoomRefused
+from opolyx.server.http.collector import FullCollections
+from opolyx.server.http.deps import Services
+from opolyx.server.http.guard import GuardMiddleware
+from opolyx.server.http.metrics import ServerMetrics
+from opolyx.server.http.metrics import router as metrics_router
+from opolyx.server.http.ratelimit import RateLimiter, Rule, SharedRateLimiter
+from opolyx.server.play.context import HubContext
+from opolyx.server.play.endgame_routes import router as endgame_router
+from opolyx.server.play.lobby_routes import router as lobby_router
+from opolyx.server.play.replays import ReplayCache
+from opolyx.server.play.rooms import RoomService
+from opolyx.server.play.ws import FrameHandler
+from opolyx.server.play.ws import router as ws_router
 from opolyx.server.settings import Settings
 from opolyx.server.text import text_code
-from opolyx.storage import SqlStore, Store
+from opolyx.storage import SqlStore
 
 if TYPE_CHECKING:
-    from opolyx.mcp.endpoint import McpEndpoint
+    from opolyx.server.agents.mcp_endpoint import McpEndpoint
 
 log = logging.getLogger("opolyx.server")
 MCP_PATH = "/mcp"
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
 
-@dataclass
-class Services:
-    settings: Settings
-    store: Store
-    signer: SessionSigner
-    limiter: RateLimiter
-    rooms: RoomService
-    replays: ReplayCache
-    metrics: ServerMetrics
-    sockets: SocketCounter = field(default_factory=SocketCounter)
-    # Cluster mode with other processes on this machine: room sockets go to their room's owner.
-    handoff: Handoff | None = None
+# The HTTP status of a refusal by a room or the room service (errors.RoomRefused), by its code; any other
+# code (an action the engine refused while resigning) is a conflict, 409.
+REFUSAL_STATUS = {
+    E.INVALID_REQUEST: 400,
+    E.NOT_AUTHENTICATED: 401,
+    E.ROOM_NOT_FOUND: 404,
+    E.NOT_IN_ROOM: 404,
+    E.NOT_A_BOT: 404,
+    E.NOT_CREATOR: 403,
+    E.ROOM_FULL: 409,
+    E.ALREADY_STARTED: 409,
+    E.ALREADY_IN_GAME: 409,
+    E.NOT_ENOUGH_PLAYERS: 409,
+    E.TEAM_NEEDS_FULL_TABLE: 409,
+    E.INVALID_SEATS: 422,
+    E.TOO_MANY_ROOMS: 429,
+}
 
 
 def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimiter:
@@ -87,7 +103,8 @@ def mcp_connector(settings: Settings) -> McpEndpoint | None:
     """The /mcp endpoint for AI agents, unless the operator turned it off."""
     if not settings.mcp_enabled:
         return None
-    from opolyx.mcp.endpoint import McpEndpoint
+    # Loaded only when the endpoint is on: the MCP SDK takes over a second to import.
+    from opolyx.server.agents.mcp_endpoint import McpEndpoint
 
     return McpEndpoint(settings.mcp_server_url or settings.public_url())
 
@@ -116,23 +133,23 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
                 await handoff.start()
             secret = resolve_secret(settings)
             signer = SessionSigner(secret, settings.session_max_age_days * 86400)
-            rooms = RoomService(HubContext(settings, store, engine_loader, secret=secret, metrics=metrics), cluster)
+            limiter = make_limiter(settings, cluster)
+            rooms = RoomService(
+                HubContext(settings, store, engine_loader, secret=secret, metrics=metrics),
+                cluster,
+                on_frame=FrameHandler(settings, limiter, metrics),
+            )
             services = Services(
                 settings,
                 store,
                 signer,
-                make_limiter(settings, cluster),
+                limiter,
                 rooms,
                 replays=ReplayCache(engine_loader),
                 metrics=metrics,
                 handoff=handoff,
             )
             app.state.services = services
-
-            async def on_frame(hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
-                await handle_frame(services, hub, conn, raw)
-
-            rooms.on_frame = on_frame
             await rooms.start_cluster()
             restored = await rooms.restore()
             rooms.start_checkpoints()
@@ -187,6 +204,13 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
             body["room"] = exc.room
         return JSONResponse(body, status_code=exc.status)
 
+    @app.exception_handler(RoomRefused)
+    async def _room_refused(_request: Request, exc: RoomRefused) -> JSONResponse:
+        body: dict[str, object] = {"code": exc.code, "message": exc.message}
+        if exc.room is not None:
+            body["room"] = exc.room
+        return JSONResponse(body, status_code=REFUSAL_STATUS.get(exc.code, 409))
+
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
@@ -200,14 +224,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
         code = known.get(exc.status_code, f"http_{exc.status_code}")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
-    from opolyx.server.accounts import router as accounts_router
-    from opolyx.server.apikeys import router as keys_router
-    from opolyx.server.endgame import router as endgame_router
-    from opolyx.server.lobby import router as lobby_router
-    from opolyx.server.metrics import router as metrics_router
-    from opolyx.server.ws import handle_frame
-    from opolyx.server.ws import router as ws_router
-
+    app.include_router(session_router)
     app.include_router(lobby_router)
     app.include_router(accounts_router)
     app.include_router(endgame_router)

@@ -12,12 +12,12 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from opolyx.server.identity import SessionSigner
+from opolyx.server.accounts.identity import SessionSigner
 from opolyx.storage import SessionRecord, Store, UserRecord
 
 if TYPE_CHECKING:
-    from opolyx.server.hub import Peer
-    from opolyx.server.rooms import RoomService
+    from opolyx.server.play.peers import Peer
+    from opolyx.server.play.rooms import RoomService
 
 
 def token_hash(secret: str) -> str:

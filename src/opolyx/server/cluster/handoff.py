@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 from opolyx.server.wire import dumps, loads
 
 if TYPE_CHECKING:
-    from opolyx.server.metrics import ServerMetrics
-    from opolyx.server.transport import RoomSocketProtocol
+    from opolyx.server.http.metrics import ServerMetrics
+    from opolyx.server.http.transport import RoomSocketProtocol
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,10 @@ from fastapi import APIRouter, Query, Request, Response
 
 from opolyx.progression import is_vip, load_progression, merged, rank_for, xp_for_level
 from opolyx.server import errors as E
-from opolyx.server import sessions
-from opolyx.server.accounts_models import (
+from opolyx.server.accounts import sessions
+from opolyx.server.accounts.identity import new_user_id
+from opolyx.server.accounts.mailer import Mailer
+from opolyx.server.accounts.models import (
     LeaderboardOut,
     LeaderRowOut,
     LinkIn,
@@ -27,10 +29,9 @@ from opolyx.server.accounts_models import (
     RevokedOut,
     SessionInfoOut,
 )
+from opolyx.server.accounts.session_routes import SIGNED_IN_HINT, session_answer, user_out
 from opolyx.server.errors import ApiError
-from opolyx.server.identity import new_user_id
-from opolyx.server.lobby import ERRORS, SIGNED_IN_HINT, MaybeUser, Svc, User, rate_limit, session_answer, user_out
-from opolyx.server.mailer import Mailer
+from opolyx.server.http.deps import ERRORS, MaybeUser, Svc, User, rate_limit
 from opolyx.server.protocol import CardDropOut, SessionOut
 from opolyx.server.text import clean_nickname
 from opolyx.storage import LeaderRow, SessionRecord, UserRecord
