@@ -461,7 +461,7 @@ class RoomService:
                 m = await peer.inbox.get()
                 if m.get("t") == "detach" or self.hubs.get(peer.room_id) is not hub:
                     break
-                    await self.on_frame(hub, peer, m.get("raw"))
+                await self.on_frame(hub, peer, m.get("raw"))
         except asyncio.CancelledError:
             raise
         except Exception:
