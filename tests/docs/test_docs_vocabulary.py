@@ -15,7 +15,7 @@ ENGINE_MD = ROOT / "docs" / "engine.md"
 
 
 def _engine_source() -> str:
-    """Every module of the engine: the rules live in one module per SPEC.md section."""
+    """Every module of the engine: the rules live in one module per docs/rules.md section."""
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(ENGINE_DIR.glob("*.py")))
 
 

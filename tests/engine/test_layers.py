@@ -15,7 +15,7 @@ ENGINE_DIR = Path(opolyx.engine.__file__).parent
 
 #: Beneath every rule: the state and its records, events, money, dice, the vocabulary, errors.
 KERNEL = frozenset({"errors", "vocabulary", "kinds", "state", "actions", "kernel"})
-#: The rule modules, one per SPEC.md section or shared piece of one. They may import the kernel and each
+#: The rule modules, one per docs/rules.md section or shared piece of one. They may import the kernel and each
 #: other (without a cycle), never the top.
 RULES = frozenset({
     "worth", "rent", "teams", "moving", "fortuna", "holdings", "building", "mortgages", "murabaha", "trades",

@@ -1,4 +1,4 @@
-"""Building (SPEC.md section 7): raising and selling levels on complete, unmortgaged colour groups, evenly
+"""Building (docs/rules.md §7): raising and selling levels on complete, unmortgaged colour groups, evenly
 (all modes but Speed) and at most one level per street per turn."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Event squares and the deck (SPEC.md section 15): drawing a card and carrying out its effect."""
+"""Event squares and the deck (docs/rules.md §15): drawing a card and carrying out its effect."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The end of the game (SPEC.md section 16): the result, the winner and the placements."""
+"""The end of the game (docs/rules.md §16): the result, the winner and the placements."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fortuna (SPEC.md section 18): the gods, the red envelope and the lucky eight.
+"""Fortuna (docs/rules.md §18): the gods, the red envelope and the lucky eight.
 
 The Temple of Wealth (square 20) and the two god cards call ``grant_god``; ``cards`` splits the red
 envelope with ``red_envelope``; every roll checks ``lucky_eight``.
@@ -37,7 +37,7 @@ def dismiss_god(game: GameState, seat: int) -> None:
 
 
 def red_envelope(game: GameState, total: int, parts: int) -> list[int]:
-    """Split ``total`` at random into ``parts`` shares in steps of 10 (SPEC.md section 18)."""
+    """Split ``total`` at random into ``parts`` shares in steps of 10 (docs/rules.md §18)."""
     unit = 10
     units = total // unit
     cuts = sorted(game.rng.randint(0, units) for _ in range(parts - 1))

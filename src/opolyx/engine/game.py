@@ -6,7 +6,7 @@ timeouts included. Every action is validated completely before anything changes,
 leaves the game untouched.
 
 ``Game`` holds the state and the public API, and ``new_game``/``replay`` build one. The layers import only
-downwards: this facade and the turn flow (``turns``) on top; the rules below, in modules named after SPEC.md's
+downwards: this facade and the turn flow (``turns``) on top; the rules below, in modules named after docs/rules.md's
 sections, taking the game's state as their first argument; the kernel beneath (``state``: ``GameState`` and its
 records, events; ``kernel``: money, debts, dice, seat order; ``actions``, ``vocabulary``, ``kinds``, ``errors``):
 
@@ -433,10 +433,10 @@ class Game(GameState):
             g.rng.shuffle(g.deck)
         return g
 
-    # ------------------------------------------------------------------ trade values (SPEC.md section 8)
+    # ------------------------------------------------------------------ trade values (docs/rules.md §8)
 
     def trade_value(self, offer: Offer) -> int:
-        """Cash at face value plus each company's value (SPEC.md section 8)."""
+        """Cash at face value plus each company's value (docs/rules.md §8)."""
         return trades.trade_value(self, offer)
 
     def is_fair(self, proposer: int, recipient: int, give: Offer, take: Offer) -> bool:
@@ -491,7 +491,7 @@ _PHASE_OPTIONS: dict[str, Options] = {
 
 
 def _best_cards(raw: Any) -> dict[int, str]:
-    """Seat cards as square → best rarity; several cards for one square never stack (SPEC.md 19)."""
+    """Seat cards as square → best rarity; several cards for one square never stack (docs/rules.md §19)."""
     order = list(CARD_BONUS_PERCENT)
     best: dict[int, str] = {}
     items = raw.items() if isinstance(raw, dict) else raw

@@ -1,4 +1,4 @@
-"""What managing and trading read of a seat's holdings (SPEC.md sections 4, 7, 8 and 9): when a seat may
+"""What managing and trading read of a seat's holdings (docs/rules.md §§4, 7, 8 and 9): when a seat may
 manage at all, the board's company table, and whether a colour group carries buildings. Beneath
 ``building``, ``mortgages``, ``murabaha``, ``trades`` and ``managing``, which all ask these."""
 

@@ -1,4 +1,4 @@
-"""The Jackpot corner (SPEC.md section 14): the offer, the bet and declining.
+"""The Jackpot corner (docs/rules.md §14): the offer, the bet and declining.
 
 Halal's rest area and Fortuna's Temple of Wealth take the corner's place by rule data (``corner_20``).
 """

@@ -1,4 +1,4 @@
-"""Jail (SPEC.md section 10): going there, bail, the jail roll and release."""
+"""Jail (docs/rules.md §10): going there, bail, the jail roll and release."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from opolyx.engine.state import Creditor, Debt, Event
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
-#: Phases in which the player on turn owes a decision under the turn clock (SPEC.md section 12).
+#: Phases in which the player on turn owes a decision under the turn clock (docs/rules.md §12).
 TURN_CLOCK_PHASES: Final = frozenset({"turn", "buy", "jackpot", "bus", "teleport"})
 
 
@@ -78,7 +78,7 @@ def dice(game: GameState, count: int) -> tuple[int, ...]:
 
 
 def seat_order_from(game: GameState, seat: int) -> list[int]:
-    """Every seat in seat order, starting with ``seat`` (SPEC.md section 1)."""
+    """Every seat in seat order, starting with ``seat`` (docs/rules.md §1)."""
     order = game.order
     idx = order.index(seat)
     return order[idx:] + order[:idx]

@@ -1,4 +1,4 @@
-"""Managing before a roll or in the pay step (SPEC.md sections 4, 7, 8, 9 and 11): the legal listing of
+"""Managing before a roll or in the pay step (docs/rules.md §§4, 7, 8, 9 and 11): the legal listing of
 building, selling, mortgaging, redeeming, paying off and trading, in one pass. It sits above the modules whose
 checks it mirrors (``building``, ``mortgages``, ``murabaha``, ``trades``); when managing is allowed at all is
 ``holdings.can_manage``."""

@@ -1,4 +1,4 @@
-"""Mortgages (SPEC.md section 9): mortgaging to the bank, redeeming (value + 10 %, Halal: exactly the value)
+"""Mortgages (docs/rules.md §9): mortgaging to the bank, redeeming (value + 10 %, Halal: exactly the value)
 and Speed's expiry countdown."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Moving a token (SPEC.md sections 1 and 4): by a number of squares or forward to a square, with the Start
+"""Moving a token (docs/rules.md §§1 and 4): by a number of squares or forward to a square, with the Start
 salary and landing bonus. Resolving the square reached is the turn flow's (``turns.resolve``)."""
 
 from __future__ import annotations

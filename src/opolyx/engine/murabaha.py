@@ -1,4 +1,4 @@
-"""Halal's Murabaha purchase (SPEC.md section 19a): buying at price + markup owed to the bank, paying it off
+"""Halal's Murabaha purchase (docs/rules.md §19a): buying at price + markup owed to the bank, paying it off
 before a roll, and the debt falling due. A company under Murabaha cannot be mortgaged or traded."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Paying, raising cash, bankruptcy (SPEC.md section 11): settling a debt, the pay step, the automatic raise
+"""Paying, raising cash, bankruptcy (docs/rules.md §11): settling a debt, the pay step, the automatic raise
 at a timeout, and elimination (bankruptcy, forfeit, resignation). Money to and from the bank and queueing a
 debt are the kernel's (``kernel.py``)."""
 
@@ -82,7 +82,7 @@ def auto_settle(game: GameState, debt: Debt) -> None:
 
 
 def eliminate(game: GameState, seat: int, reason: str, debt: Debt | None = None) -> None:
-    """Bankruptcy, forfeit or resignation (SPEC.md sections 11 and 12)."""
+    """Bankruptcy, forfeit or resignation (docs/rules.md §§11 and 12)."""
     p = game.players[seat]
     squares = game.board.squares
     owned = [i for i in game.board.companies if (who := game.owner[i]) is not None and who == seat]

@@ -1,4 +1,4 @@
-"""Rent (SPEC.md sections 6, 13, 18, 19): what a tenant owes and how much of it the rent tax takes."""
+"""Rent (docs/rules.md §§6, 13, 18, 19): what a tenant owes and how much of it the rent tax takes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from opolyx.rules import CARD_BONUS_PERCENT
 if TYPE_CHECKING:
     from opolyx.engine.state import GameState
 
-#: The card bonus is capped at one third (SPEC.md section 6).
+#: The card bonus is capped at one third (docs/rules.md §6).
 CARD_BONUS_CAP_PERCENT: Final = 33
 
 

@@ -1,4 +1,4 @@
-"""Speed's third die (SPEC.md section 17): the Bus choice, the X jump and the triple's teleport.
+"""Speed's third die (docs/rules.md §17): the Bus choice, the X jump and the triple's teleport.
 
 ``turns.roll_and_move`` rolls the die and reads its face; this module carries out what the face asks for and
 hands the square reached to the turn flow (``kernel.land``).

@@ -2,7 +2,7 @@
 ``GameState``, everything a game holds, which the rule modules read and change.
 
 The layers only import downwards: the turn flow (``turns.py``) and the ``Game`` facade (``game.py``) on top,
-the rule modules (named after SPEC.md's sections) below them, and the kernel beneath them all: this module,
+the rule modules (named after docs/rules.md's sections) below them, and the kernel beneath them all: this module,
 ``kernel.py`` (money, debts, dice, seat order), ``actions.py``, ``vocabulary.py``, ``kinds.py`` and
 ``errors.py``. The rule modules annotate their argument as ``GameState``, so none of them needs the facade;
 they report what they change through ``emit``/``emit_data`` and take clock ids from ``new_id``.
@@ -95,7 +95,7 @@ class Creditor:
 
 @dataclass(init=False, slots=True)
 class Debt:
-    """One open pay step (SPEC.md section 11)."""
+    """One open pay step (docs/rules.md §11)."""
 
     debtor: int
     creditors: list[Creditor]
@@ -131,7 +131,7 @@ class Debt:
 
 @dataclass(init=False, slots=True)
 class Auction:
-    """A round-robin auction (SPEC.md section 5): ``order`` ends with the decliner."""
+    """A round-robin auction (docs/rules.md §5): ``order`` ends with the decliner."""
 
     square: int
     order: list[int]
@@ -220,7 +220,7 @@ class Trade:
 
 @dataclass(init=False, slots=True)
 class Murabaha:
-    """A Halal deferred purchase (SPEC.md section 19a): owed to the bank, due at ``due_round``."""
+    """A Halal deferred purchase (docs/rules.md §19a): owed to the bank, due at ``due_round``."""
 
     square: int
     seat: int
@@ -331,7 +331,7 @@ class GameState:
         return self.turn
 
     def pending(self) -> list[dict[str, Any]]:
-        """Who must act, on what, and under which clock (SPEC.md section 12)."""
+        """Who must act, on what, and under which clock (docs/rules.md §12)."""
         if self.result is not None:
             return []
         out: list[dict[str, Any]] = []

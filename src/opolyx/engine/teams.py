@@ -1,4 +1,4 @@
-"""Team mode (SPEC.md section 19b): who counts as an ally, and which seatings are allowed. Allies pay no
+"""Team mode (docs/rules.md §19b): who counts as an ally, and which seatings are allowed. Allies pay no
 rent, trade without the fairness rule and inherit each other's companies."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def check_team(team: object) -> int | None:
 
 
 def check_layout(teams: Sequence[int | None]) -> None:
-    """Refuse any seating but two equal sides with seats alternating (SPEC.md 19b).
+    """Refuse any seating but two equal sides with seats alternating (docs/rules.md §19b).
 
     Anything else breaks the mode: one team everywhere means nobody ever pays rent, and neighbours on the
     same side would play two turns in a row for their team.

@@ -1,4 +1,4 @@
-"""Timers and absence (SPEC.md section 12): what a timeout does and resigning (the automatic play of a
+"""Timers and absence (docs/rules.md §12): what a timeout does and resigning (the automatic play of a
 missed turn is the turn flow's, ``turns.auto_decide``). The engine has no clock: timeouts are actions the
 server sends, so games stay replayable."""
 

@@ -1,4 +1,4 @@
-"""Trades (SPEC.md section 8): offers of cash and companies both ways, validation, the fairness rule, the
+"""Trades (docs/rules.md §8): offers of cash and companies both ways, validation, the fairness rule, the
 proposal template for ``legal_actions``, answers and lapsing."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def template(game: GameState, seat: int) -> Action | None:
 
 
 def trade_value(game: GameState, offer: Offer) -> int:
-    """Cash at face value plus each company's value (SPEC.md section 8). A loop, not ``sum`` over a
+    """Cash at face value plus each company's value (docs/rules.md §8). A loop, not ``sum`` over a
     generator: the bots value offers by the thousand, and a generator costs more than the sum."""
     value = offer.cash
     for i in offer.squares:
@@ -148,7 +148,7 @@ def answer_actions(game: GameState, seat: int) -> list[Action]:
 
 
 def expire(game: GameState, action: Action) -> None:
-    """An offer's own clock ran out (SPEC.md section 12)."""
+    """An offer's own clock ran out (docs/rules.md §12)."""
     t = trade_arg(game, action)
     del game.trades[t.id]
     game.emit("trade_lapsed", trade=t.id, reason="expired")

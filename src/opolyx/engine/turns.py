@@ -1,4 +1,4 @@
-"""The turn flow (SPEC.md sections 1, 4 and 12), the top of the rules: rolling, doubles, resolving the square
+"""The turn flow (docs/rules.md §§1, 4 and 12), the top of the rules: rolling, doubles, resolving the square
 landed on, passing the turn on, playing a missed turn, and carrying the game forward until someone must
 decide (``advance``, which ``Game`` runs after every accepted action).
 
@@ -174,7 +174,7 @@ def roll_and_move(game: GameState, seat: int) -> None:
 
 
 def resolve(game: GameState, seat: int) -> None:
-    """Resolve the square the player stands on (SPEC.md section 4, step 4)."""
+    """Resolve the square the player stands on (docs/rules.md §4, step 4)."""
     sq = game.board.squares[game.players[seat].position]
     i = sq.index
     game.phase = "resolving"
@@ -196,7 +196,7 @@ def resolve(game: GameState, seat: int) -> None:
             amount, tax = rent_due(game, i, seat)
             if (reported := game.reported) is None or "rent_due" in reported:
                 # The owner's collectible card bonus (already in ``amount``), shown only where one applies
-                # (SPEC.md 19).
+                # (docs/rules.md §19).
                 bonus = card_bonus_percent(game.players[owner].cards, i)
                 due: Event = {"seat": seat, "owner": owner, "square": i, "amount": amount, "tax": tax}
                 if bonus:
@@ -227,7 +227,7 @@ def turn_options(game: GameState, seat: int) -> list[Action]:
 
 
 def auto_decide(game: GameState) -> None:
-    """The safe default for the on-turn player's pending decision when their turn clock ran out (SPEC.md
+    """The safe default for the on-turn player's pending decision when their turn clock ran out (docs/rules.md
     section 12): roll (in jail: a jail roll, never bail), decline a purchase or the jackpot, take both Bus
     dice, skip the teleport."""
     seat = game.turn

@@ -1,4 +1,4 @@
-"""Valuations: net worth (SPEC.md section 16), trade value (section 8) and what liquidation would raise."""
+"""Valuations: net worth (docs/rules.md §16), trade value (section 8) and what liquidation would raise."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Amounts in each reader's own format; Chinese readers see 万 (units of 10,000), SPEC.md section 18."""
+"""Amounts in each reader's own format; Chinese readers see 万 (units of 10,000), docs/rules.md §18."""
 
 from __future__ import annotations
 

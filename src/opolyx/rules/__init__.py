@@ -1,7 +1,7 @@
-"""Rule data: the board and the mode tables of SPEC.md sections 2 and 3, loaded into frozen dataclasses.
+"""Rule data: the board and the mode tables of docs/rules.md §§2 and 3, loaded into frozen dataclasses.
 
 Keeping every number in JSON files means a new mode is mostly a new table, and a reader can check a
-rule against SPEC.md without reading code.
+rule against docs/rules.md without reading code.
 """
 
 from opolyx.rules.model import (

@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-#: Collectible card rarities and their rent bonus in percent (SPEC.md section 19).
+#: Collectible card rarities and their rent bonus in percent (docs/rules.md §19).
 CARD_BONUS_PERCENT: Final[dict[str, int]] = {
     "common": 3,
     "uncommon": 6,
@@ -70,7 +70,7 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One mode's table of parameters and switches (SPEC.md section 2, plus each mode's section)."""
+    """One mode's table of parameters and switches (docs/rules.md §2, plus each mode's section)."""
 
     mode: str
     starting_cash: int
@@ -117,7 +117,7 @@ class Rules:
 
     @property
     def pay_step_seconds(self) -> int:
-        """SPEC.md section 2: at least 75 s, or the turn time if that is longer."""
+        """docs/rules.md §2: at least 75 s, or the turn time if that is longer."""
         return max(self.pay_step_min_seconds, self.turn_seconds)
 
     def seats_allowed(self, seats: int) -> bool:
@@ -126,7 +126,7 @@ class Rules:
         return self.min_seats <= seats <= self.max_seats
 
     def rent_tax_percent_x100(self, round_no: int) -> int:
-        """The rent-tax share in hundredths of a percent (SPEC.md section 13), linear from start to full."""
+        """The rent-tax share in hundredths of a percent (docs/rules.md §13), linear from start to full."""
         start, full = self.rent_tax_start, self.rent_tax_full
         if start is None or full is None or round_no <= start:
             return 0

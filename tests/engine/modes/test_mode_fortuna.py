@@ -1,4 +1,4 @@
-"""Fortuna (SPEC.md sections 3, 15, 18): the Chinese-brand board, the Temple of Wealth, the gods, the
+"""Fortuna (docs/rules.md §§3, 15, 18): the Chinese-brand board, the Temple of Wealth, the gods, the
 red envelope and lucky eight; plus the amount formats of every language."""
 
 from __future__ import annotations

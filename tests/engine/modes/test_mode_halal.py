@@ -1,4 +1,4 @@
-"""Halal (SPEC.md sections 2, 9, 14, 15, 16, 19a): rest area at 20, redemption at exactly the mortgage
+"""Halal (docs/rules.md §§2, 9, 14, 15, 16, 19a): rest area at 20, redemption at exactly the mortgage
 value, renamed cards, and Murabaha purchases for VIP seats."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Speed (SPEC.md sections 2, 9, 17): the third die from round 7, Bus, X, triples and teleport, uneven
+"""Speed (docs/rules.md §§2, 9, 17): the third die from round 7, Bus, X, triples and teleport, uneven
 building with one level per street per turn, mortgages that expire, rent tax 40→100, round limit 300."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Team (SPEC.md sections 6, 8, 11, 16, 19b): two sides alternating by seat, no rent between allies,
+"""Team (docs/rules.md §§6, 8, 11, 16, 19b): two sides alternating by seat, no rent between allies,
 gifts between allies, a bankrupt player's companies passing to a teammate, and team results."""
 
 from __future__ import annotations

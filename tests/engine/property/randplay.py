@@ -60,7 +60,7 @@ def concrete_trade(rng: random.Random, template: dict[str, Any]) -> dict[str, An
 
 
 def expected_fair(game: Game, proposer: int, action: dict[str, Any]) -> bool:
-    """SPEC.md section 8, computed from the public snapshot, independently of the engine."""
+    """docs/rules.md §8, computed from the public snapshot, independently of the engine."""
     snap = game.snapshot()
     to = action["to"]
     players = snap["players"]
@@ -182,7 +182,7 @@ def check_invariants(game: Game) -> None:
         for group in board.groups.values():
             levels = [snap["squares"][j]["level"] for j in group]
             assert max(levels) - min(levels) <= 1, f"uneven group {group}: {levels}"
-    # a player's net worth in the snapshot follows SPEC.md section 16
+    # a player's net worth in the snapshot follows docs/rules.md §16
     for p in players:
         worth = p["cash"]
         for i in owners.get(p["seat"], []):
@@ -205,7 +205,7 @@ def check_invariants(game: Game) -> None:
     for t in snap["trades"]:
         assert not players[t["from"]]["out"] and not players[t["to"]]["out"]
         open_by[t["from"]] = open_by.get(t["from"], 0) + 1
-        # an offer that became invalid lapses at once (SPEC.md section 8)
+        # an offer that became invalid lapses at once (docs/rules.md §8)
         for seat, side in ((t["from"], t["give"]), (t["to"], t["take"])):
             assert players[seat]["cash"] >= side["cash"], f"trade {t['id']}: cash short"
             for i in side["squares"]:
@@ -238,7 +238,7 @@ def dice_total(dice: list[int]) -> int:
 
 
 def check_events(before: dict[str, Any], events: list[dict[str, Any]], game: Game) -> None:
-    """Rents and auctions in the events follow SPEC.md sections 5, 6, 13 and 18 (an independent oracle).
+    """Rents and auctions in the events follow docs/rules.md §§5, 6, 13 and 18 (an independent oracle).
 
     One action can run on (an auction ends, then an automatic roll lands on rent), so the state the
     oracle prices against is the snapshot before the action, brought forward event by event."""

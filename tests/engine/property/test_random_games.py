@@ -1,4 +1,4 @@
-"""Property-based tests over all six modes: long random legal games (SPEC.md throughout).
+"""Property-based tests over all six modes: long random legal games (docs/rules.md throughout).
 
 Hypothesis draws the seed, the mode and the table; a ``random.Random(seed)`` then picks among
 ``legal_actions`` (plus timeouts, trade answers and resignations). After every action the checks of

@@ -7,5 +7,5 @@ import pytest
 
 @pytest.fixture(params=["classic", "blitz"])
 def mode(request: pytest.FixtureRequest) -> str:
-    """Every rule of SPEC.md sections 1–16 holds the same way in Classic and Blitz."""
+    """Every rule of docs/rules.md §§1–16 holds the same way in Classic and Blitz."""
     return str(request.param)

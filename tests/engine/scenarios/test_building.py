@@ -1,4 +1,4 @@
-"""SPEC.md section 7: building and selling levels."""
+"""docs/rules.md §7: building and selling levels."""
 
 from __future__ import annotations
 

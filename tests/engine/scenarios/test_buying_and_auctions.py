@@ -1,4 +1,4 @@
-"""SPEC.md section 5: buying at list price, declining, and the round-robin auction."""
+"""docs/rules.md §5: buying at list price, declining, and the round-robin auction."""
 
 from __future__ import annotations
 

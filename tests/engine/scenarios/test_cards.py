@@ -1,4 +1,4 @@
-"""SPEC.md section 15: the sixteen event cards and the cycling deck (Classic and Blitz)."""
+"""docs/rules.md §15: the sixteen event cards and the cycling deck (Classic and Blitz)."""
 
 from __future__ import annotations
 

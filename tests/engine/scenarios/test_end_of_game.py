@@ -1,4 +1,4 @@
-"""SPEC.md section 16: net worth, the round limit (Blitz 25, Classic 500), winners and placements."""
+"""docs/rules.md §16: net worth, the round limit (Blitz 25, Classic 500), winners and placements."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC.md section 14: the Jackpot corner (square 20) in Classic and Blitz."""
+"""docs/rules.md §14: the Jackpot corner (square 20) in Classic and Blitz."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC.md section 10: jail."""
+"""docs/rules.md §10: jail."""
 
 from __future__ import annotations
 

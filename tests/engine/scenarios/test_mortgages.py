@@ -1,4 +1,4 @@
-"""SPEC.md section 9: mortgages and redemption (Classic and Blitz: value + 10 %, never expiring)."""
+"""docs/rules.md §9: mortgages and redemption (Classic and Blitz: value + 10 %, never expiring)."""
 
 from __future__ import annotations
 

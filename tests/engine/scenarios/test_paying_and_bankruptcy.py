@@ -1,4 +1,4 @@
-"""SPEC.md section 11: the pay step, raising cash, bankruptcy and pro-rata creditors."""
+"""docs/rules.md §11: the pay step, raising cash, bankruptcy and pro-rata creditors."""
 
 from __future__ import annotations
 

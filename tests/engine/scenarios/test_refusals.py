@@ -1,4 +1,4 @@
-"""SPEC.md sections 4–12: in many positions, every action outside legal_actions() is refused with a code and
+"""docs/rules.md §§4–12: in many positions, every action outside legal_actions() is refused with a code and
 leaves snapshot() byte-identical, and every listed one is accepted."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SPEC.md sections 3 and 6: rent by level, group, dealerships, utilities, mortgages and collectible cards."""
+"""docs/rules.md §§3 and 6: rent by level, group, dealerships, utilities, mortgages and collectible cards."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_a_mortgaged_company_collects_nothing(mode: str) -> None:
 
 
 def test_a_mortgaged_street_still_counts_for_the_group_double(mode: str) -> None:
-    # SPEC.md 6 doubles level-0 rent for owning the group; being mortgaged does not end ownership
+    # docs/rules.md §6 doubles level-0 rent for owning the group; being mortgaged does not end ownership
     game = land(mode, 37)
     setup(game, 1, owns=[37], mortgaged=[39])
     assert rent_of(game) == 700

@@ -1,4 +1,4 @@
-"""SPEC.md section 13: the rent tax ramp (Classic 100 → 200) and its absence in Blitz."""
+"""docs/rules.md §13: the rent tax ramp (Classic 100 → 200) and its absence in Blitz."""
 
 from __future__ import annotations
 

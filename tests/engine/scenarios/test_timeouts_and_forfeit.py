@@ -1,4 +1,4 @@
-"""SPEC.md section 12: timers, missed turns, forfeit and resigning."""
+"""docs/rules.md §12: timers, missed turns, forfeit and resigning."""
 
 from __future__ import annotations
 

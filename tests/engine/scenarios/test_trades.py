@@ -1,4 +1,4 @@
-"""SPEC.md section 8: trades."""
+"""docs/rules.md §8: trades."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_at_most_three_open_offers(mode: str) -> None:
 def test_only_companies_without_buildings(mode: str) -> None:
     game = make(mode)
     setup(game, 0, levels={1: 0, 3: 1})
-    # the engine's reading: a street of a built-on group counts as built (as for mortgaging, SPEC.md 7)
+    # the engine's reading: a street of a built-on group counts as built (as for mortgaging, docs/rules.md §7)
     refuse(game, 0, offer(1, {"squares": [1]}, {"cash": 600}), "has_buildings")
     refuse(game, 0, offer(1, {"squares": [3]}, {"cash": 600}), "has_buildings")
 

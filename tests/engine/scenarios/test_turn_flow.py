@@ -1,4 +1,4 @@
-"""SPEC.md sections 1, 2 and 4: seats, starting cash, rolling, salary, doubles, rounds, refusals."""
+"""docs/rules.md §§1, 2 and 4: seats, starting cash, rolling, salary, doubles, rounds, refusals."""
 
 from __future__ import annotations
 
