@@ -8,8 +8,8 @@ the rule modules (named after docs/rules.md's sections) below them, and the kern
 they report what they change through ``emit``/``emit_data`` and take clock ids from ``new_id``.
 
 The records are dataclasses (equality, repr, ``fields``) with a written-out ``__init__``: compiled, the one a
-dataclass generates stays interpreted Python, five times slower than a native one (130 against 25 ns for
-two fields), and debts, offers and player copies are made on every turn and in every bot look-ahead.
+dataclass generates stays interpreted Python, several times slower than a native one, and debts, offers and player
+copies are made on every turn and in every bot look-ahead.
 """
 
 from __future__ import annotations

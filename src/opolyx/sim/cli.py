@@ -30,9 +30,8 @@ from opolyx.sim.runner import SimConfig, format_report, simulate
 
 T = TypeVar("T")
 
-#: How long a league takes, for --help. A game costs about a quarter of a second in pure Python, most of it
-#: the hard bot's look-ahead (measured on 64 games of the line-up below, scaled by the machine's speed at
-#: plain normal-bot games against the figure the README gives for those).
+#: How long a league takes, for --help, so nobody starts a 20-minute run unawares. Most of a league game's
+#: time is the hard bot's look-ahead.
 LEAGUE_TIME = (
     "A league plays challengers × (entrants - 1) × --games games, about a quarter of a second each on one "
     "core in pure Python: --bots hard,normal,builder,colour,trader --challengers hard,normal --games 600 is "

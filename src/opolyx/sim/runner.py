@@ -80,9 +80,8 @@ def quiet_collector() -> bool:
     What is loaded by then (modules, the mode's rule tables) lives as long as the process, so it is frozen
     out of every collection; young collections come every 10,000 allocations instead of 700, by which time
     most of a game's short-lived objects are freed by their reference counts and are never scanned. The few
-    cycles a finished game leaves are still collected. About 7 % of ``opolyx simulate``'s time over 2,000
-    compiled games. Returns whether it froze anything: a process that froze objects itself (the server does
-    at start) keeps them frozen and in its own charge.
+    cycles a finished game leaves are still collected. Returns whether it froze anything: a process that
+    froze objects itself (the server does at start) keeps them frozen and in its own charge.
     """
     gc.set_threshold(YOUNG_THRESHOLD, 10, 100)
     if gc.get_freeze_count():
