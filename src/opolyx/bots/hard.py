@@ -30,18 +30,18 @@ from typing import TYPE_CHECKING, Final
 from opolyx.bots.base import Action, memory
 from opolyx.bots.heuristics import (
     BoardInfo,
-    allies,
     board_info,
     derived,
     holding_value,
     marginal_value,
     reserve,
     standing,
-    tradeable,
 )
 from opolyx.bots.loop import next_seat
 from opolyx.bots.normal import NormalBot
 from opolyx.engine.state import Offer
+from opolyx.engine.teams import allies
+from opolyx.engine.trades import may_offer
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -252,7 +252,7 @@ class HardBot(NormalBot):
             before = mem.proposals.get((o, (), take))
             if before is None or game.players[o].out or game.round - mem.repriced.get(missing, -99) < REPRICE_ROUNDS:
                 continue
-            if not tradeable(game, info, o, missing):
+            if not may_offer(game, o, missing, info.group_members[missing]):
                 continue
             offer = self._cash_for(game, info, seat, o, (), Offer(0, take), d.trade_value(game, missing), cash, res)
             if offer is None or offer.cash <= before[1]:

@@ -2,14 +2,15 @@
 
 Bots decide thousands of times per simulated game, so nothing here calls ``snapshot()`` or
 ``legal_actions()``: the engine's public attributes (``owner``, ``level``, ``mortgaged``, ``players``…)
-are read directly and the board's shape is precomputed once per board. The legality checks in this
-module mirror the engine's own so that a bot can act without listing every legal action; the test
-suite checks each chosen action against ``legal_actions`` to keep the two in step.
+are read directly and the board's shape is precomputed once per board. What is legal is never decided
+here: the bots ask the rule module that owns each rule (``building.may_build``, ``building.raisable``,
+``building.may_sell``, ``mortgages.may_mortgage``, ``trades.may_offer``, ``worth.liquidation_value``),
+passing each square's colour group from :class:`BoardInfo` so that the engine need not look it up.
 
 An owner (a seat or ``None``) is compared with a seat as ``(who := owner[i]) is not None and who == seat`` on
 the hot paths, here and in the engine: compiled, the narrowed test compares two C integers, where
-``owner[i] == seat`` boxes the seat and makes a generic Python comparison (8 % of a compiled player-turn's
-instructions went to such comparisons). Pure Python runs both at the same speed.
+``owner[i] == seat`` boxes the seat and makes a generic Python comparison. Pure Python runs both at the
+same speed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from opolyx.engine.state import ALL_SQUARES, Offer
+from opolyx.engine.teams import allies
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -134,15 +136,6 @@ def _reshape(board: Board) -> BoardInfo:
         unit_count=len(streets) + 2,
         factors=tuple(tuple(_GROUP_FACTOR.get((k, len(m)), 1.0) for k in range(len(m) + 1)) for m in members),
     )
-
-
-def allies(game: Game, a: int, b: int) -> bool:
-    if a == b:
-        return True
-    if not game.rules.teams:
-        return False
-    ta = game.players[a].team
-    return ta is not None and ta == game.players[b].team
 
 
 def owns_group(owner: list[int | None], members: tuple[int, ...], seat: int) -> bool:
@@ -1043,85 +1036,3 @@ def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
         new.keep(d, old_owner, changed)
     _LAST[0] = new
     return new
-
-
-# ---------------------------------------------------------------------- legality mirrors of the engine
-
-
-def can_manage(game: Game, seat: int, *, pay_step: bool) -> bool:
-    phase = game.phase
-    if phase == "turn":
-        return seat == game.turn
-    return pay_step and phase == "pay" and game.debts[0].debtor == seat
-
-
-def can_build(game: Game, info: BoardInfo, seat: int, i: int) -> bool:
-    if info.kind[i] != "street" or (who := game.owner[i]) is None or who != seat or i in game.built:
-        return False
-    lvl = game.level[i]
-    if lvl >= game.rules.max_level:
-        return False
-    members = info.group_members[i]
-    owner, mortgaged, level = game.owner, game.mortgaged, game.level
-    even = game.rules.even_building
-    for j in members:
-        if (who := owner[j]) is None or who != seat or mortgaged[j]:
-            return False
-        if even and level[j] < lvl:
-            return False
-    return game.players[seat].cash >= info.level_cost[i]
-
-
-def can_sell(game: Game, info: BoardInfo, seat: int, i: int) -> bool:
-    if (who := game.owner[i]) is None or who != seat or info.kind[i] != "street":
-        return False
-    lvl = game.level[i]
-    if lvl == 0:
-        return False
-    if game.rules.even_building:
-        level = game.level
-        for j in info.group_members[i]:
-            if level[j] > lvl:
-                return False
-    return True
-
-
-def group_has_buildings(game: Game, info: BoardInfo, i: int) -> bool:
-    level = game.level
-    for j in info.group_members[i]:  # noqa: SIM110 - a plain loop: ``any`` over a generator costs twice this
-        if level[j]:
-            return True
-    return False
-
-
-def can_mortgage(game: Game, info: BoardInfo, seat: int, i: int) -> bool:
-    return (
-        (who := game.owner[i]) is not None and who == seat
-        and not game.mortgaged[i]
-        and i not in game.murabaha
-        and not group_has_buildings(game, info, i)
-    )
-
-
-def redemption(game: Game, info: BoardInfo, i: int) -> int:
-    return info.price[i] // 2 * game.rules.redemption_percent // 100
-
-
-def tradeable(game: Game, info: BoardInfo, seat: int, i: int) -> bool:
-    return ((who := game.owner[i]) is not None and who == seat and i not in game.murabaha
-            and not group_has_buildings(game, info, i))
-
-
-def liquidation(game: Game, info: BoardInfo, seat: int) -> int:
-    """Mirror of the engine's ``liquidation_value`` without the board-object lookups."""
-    total = game.players[seat].cash
-    pct = game.rules.sell_back_percent
-    owner, level, mortgaged, mur = game.owner, game.level, game.mortgaged, game.murabaha
-    for i in info.companies:
-        if (who := owner[i]) is None or who != seat:
-            continue
-        if level[i]:
-            total += level[i] * info.level_cost[i] * pct // 100
-        if not mortgaged[i] and i not in mur:
-            total += info.price[i] // 2
-    return total
