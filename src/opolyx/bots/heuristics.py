@@ -477,8 +477,8 @@ class Derived:
         #: How long the game's ``holdings_log`` was when these tables were last found to match it.
         self.logged = len(game.holdings_log)
         #: Names these tables where a bot remembers what it scanned them for (``SeatMemory.idle_scan``): a
-        #: number, not a reference, which would tie the game (``game.bot_memory``) and the tables in a cycle
-        #: that only the garbage collector could free.
+        #: number, not a reference, which would keep the tables (and the game they hold) alive for as long as
+        #: the bots remember the game.
         _SERIAL[0] += 1
         self.serial = _SERIAL[0]
         self.info = info

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from opolyx.bots.base import Action, BaseBot, Bot
+from opolyx.bots.base import Action, BaseBot, Bot, forget
 from opolyx.engine.game import Game
 from opolyx.engine.setup import new_game
 
@@ -164,4 +164,5 @@ def play_game(
                 raise BotError(f"game {mode}/{seed} did not end after {MAX_ACTIONS} actions")
     finally:
         game.engine_only = False
+        forget(game)  # the game is over (or failed): no bot will decide on it again
     return game

@@ -108,7 +108,6 @@ class Game(GameState):
             # the immutable values shared, every container then replaced by ``copy`` itself.
             self._share_immutable(_copy_of)
             return
-        self.bot_memory = {}
         self.rules = rules
         self.board = board
         self.seats = seats
@@ -402,7 +401,6 @@ class Game(GameState):
         else:
             # Compiled build: the declared state lives in the native ``GameState`` layout.
             g = Game(self.rules, self.board, self.seats, self.seed, _copy_of=self)
-        g.bot_memory = {}
         g.players = [p.copy() for p in self.players]
         g.owner = list(self.owner)
         g.level = list(self.level)

@@ -308,9 +308,6 @@ class GameState:
     #: save or replay the game (the simulator's counters) turns it off, and each action is then freed as soon
     #: as it is applied instead of with the whole game. Not part of the state, and a ``copy`` keeps it.
     keeps_actions: bool
-    #: What the bots remember about this game, per seat (their trade proposals, auction limits). Not part of
-    #: the state: never in ``snapshot``, saves or replays, and a ``copy`` starts with none.
-    bot_memory: dict[int, Any]
 
     @property
     def is_over(self) -> bool:
