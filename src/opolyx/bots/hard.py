@@ -32,10 +32,12 @@ from opolyx.bots.heuristics import (
     BoardInfo,
     board_info,
     derived,
+    distrust_log,
     holding_value,
     marginal_value,
     reserve,
     standing,
+    trust_log,
 )
 from opolyx.bots.loop import next_seat
 from opolyx.bots.normal import NormalBot
@@ -155,18 +157,22 @@ class HardBot(NormalBot):
                 g = game.copy(reseed=rseed)
                 g.reported = _NO_EVENTS  # a rollout reads the position, never the events
                 g.keeps_actions = False  # nor its log: a copy is never saved
-                g.apply(seat, action)
-                steps = 0
-                while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:
-                    s = next_seat(g)
-                    g.apply(s, policy.choose(g, s))
-                    steps += 1
-                    if timed and steps & 15 == 0 and time.perf_counter() > deadline:
+                trust_log(g)  # only ``apply`` changes a rollout's holdings: the tables may follow its log
+                try:
+                    g.apply(seat, action)
+                    steps = 0
+                    while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:
+                        s = next_seat(g)
+                        g.apply(s, policy.choose(g, s))
+                        steps += 1
+                        if timed and steps & 15 == 0 and time.perf_counter() > deadline:
+                            break
+                    spent += steps + 5
+                    if timed and time.perf_counter() > deadline:
                         break
-                spent += steps + 5
-                if timed and time.perf_counter() > deadline:
-                    break
-                scores.append(self.evaluate(g, info, seat))
+                    scores.append(self.evaluate(g, info, seat))
+                finally:
+                    distrust_log(g)
             if len(scores) < len(options):
                 break  # an unfinished round of options would bias the comparison: drop it
             for k, v in enumerate(scores):

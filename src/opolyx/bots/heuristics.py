@@ -871,6 +871,24 @@ UNKNOWN: Final = object()
 #: ``Final`` names are C statics in the compiled build, not module dict lookups.
 _LAST: Final[list[Derived | None]] = [None]
 
+#: The games whose holdings nothing but the rule modules changes while they are in here, so that a game's
+#: ``holdings_log`` tells every change and :func:`derived` may read the companies it names instead of comparing
+#: the 40-square lists: the game ``play_game`` plays, while it plays it, and the hard bot's look-ahead copies.
+#: Anything else may write ``owner``, ``level`` or ``mortgaged`` directly (a test setting up a position, a tool),
+#: so a game is not in here unless entered, and its tables are then compared by content.
+_LOGGED: Final[set[Game]] = set()
+
+
+def trust_log(game: Game) -> None:
+    """Let the tables follow ``game``'s changes by its ``holdings_log`` alone until :func:`distrust_log`: for
+    a caller that changes the game through ``apply`` only."""
+    _LOGGED.add(game)
+
+
+def distrust_log(game: Game) -> None:
+    """Compare ``game``'s holdings by content again (it is handed back to whoever may change them)."""
+    _LOGGED.discard(game)
+
 #: The last :attr:`Derived.serial` given out.
 _SERIAL: Final[list[int]] = [0]
 
@@ -948,7 +966,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     if d is not None and d.game is game:
         if d.seq == game.seq:
             return d  # most calls: a decision asks several times, and the game has not moved on
-        if game.engine_only and d.logged == len(game.holdings_log):
+        if d.logged == len(game.holdings_log) and game in _LOGGED:
             d.seq = game.seq  # it moved on, but only the rule modules change holdings, and they changed none
             return d
     return _moved_on(game, info, d)
@@ -966,7 +984,7 @@ def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
     same_game = d.game is game  # then the same board, rules, teams and seats too
     hint: list[int] | None = None
     if same_game:
-        if game.engine_only:
+        if game in _LOGGED:
             # Only the rule modules change these holdings, and they log each company they change (when they
             # changed none, ``derived`` has answered).
             hint = game.holdings_log[d.logged:]

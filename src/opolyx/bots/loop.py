@@ -14,6 +14,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from opolyx.bots.base import Action, BaseBot, Bot, forget
+from opolyx.bots.heuristics import distrust_log, trust_log
 from opolyx.engine.game import Game
 from opolyx.engine.setup import new_game
 
@@ -136,7 +137,7 @@ def play_game(
     game.keeps_actions = keep_actions
     # Only the rule modules change this game's holdings while the loop plays it: the bots' tables may tell
     # a change by ``holdings_log`` alone. Given back, the game is anyone's to change again.
-    game.engine_only = True
+    trust_log(game)
     try:
         steps = 0
         while game.result is None:
@@ -163,6 +164,6 @@ def play_game(
             if steps > MAX_ACTIONS:
                 raise BotError(f"game {mode}/{seed} did not end after {MAX_ACTIONS} actions")
     finally:
-        game.engine_only = False
+        distrust_log(game)
         forget(game)  # the game is over (or failed): no bot will decide on it again
     return game

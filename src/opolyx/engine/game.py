@@ -180,7 +180,6 @@ class Game(GameState):
         self._ev: list[Event] = []
         self.reported = None
         self.holdings_log = []
-        self.engine_only = False
         self.keeps_actions = True
         self._emit("game_started", mode=rules.mode, seats=seats, order=list(self.order), first=first)
         turns.start_turn(self, first)
