@@ -8,14 +8,12 @@ the same re-seeded dice (common random numbers), so the rollouts give *paired* d
 heuristic's own choice is overturned only when another option beats it by :data:`PRIOR` plus
 ``confidence`` standard errors of those differences: noise alone rarely overturns a sound heuristic.
 
-Measured on paired games (``benchmarks/search_gain.py``: the same seeds with ``lookahead`` on and off, one
-searching seat against three without): searching only the first four kinds of decision added about +2
-points — in a mirror match they rarely swing a game, and longer horizons, more rollouts, a lower gate or
-searching builds did not change that. The decision that does swing games is a trade: once a rival turns
-down the face-value ask for the street that completes a group, the heuristic waits ten rounds before
-paying the partner's price, while the search weighs that price on the very next turn; with it the
-searching seat gained about +8 points (docs/bots.md has the figures). Building is not searched: a
-look-ahead veto on building was measured to cost wins.
+Buying, auctions, trade answers and the jail rarely swing a game between sound players, so searching them
+buys little. The decision that does swing games is a trade: once a rival turns down the face-value ask for
+the street that completes a group, the heuristic waits ten rounds before paying the partner's price, while
+the search weighs that price on the very next turn. Building is not searched: a look-ahead veto on building
+loses more games than it saves. ``benchmarks/search_gain.py`` measures each choice on paired games, and
+docs/bots.md has the figures.
 
 The budget is a time budget (default 30 ms, never over 50 ms) when playing people; in deterministic
 mode (simulations, tests) it is the same amount of work counted in engine steps, so results depend
@@ -50,8 +48,7 @@ if TYPE_CHECKING:
     from opolyx.engine.state import Trade
 
 #: Engine steps (action + policy decision) per millisecond on a typical core; calibrates the
-#: deterministic budget so it costs about what the time budget does (benchmarks/simulate.py checks).
-#: Measured at 70–80 once the heuristics' tables were cached (it was 12 when a step cost ~80 µs).
+#: deterministic budget so it costs about what the time budget does (benchmarks/simulate.py measures it).
 STEPS_PER_MS = 70.0
 DEFAULT_BUDGET_MS = 30.0
 HARD_LIMIT_MS: Final = 50.0
@@ -78,8 +75,8 @@ class HardBot(NormalBot):
     #: overreaches.
     build_reserve_share = 0.1
     auction_value_factor = 1.2
-    #: Measured against the field (2000 games a cell, Classic and Blitz against colour-focused and
-    #: trade-happy opponents): +1.5 points on average, every cell up.
+    #: A lone company earns little, while a third level on a whole group multiplies its rent: worth the
+    #: mortgage (docs/bots.md has the games against the field that show it).
     mortgage_to_build = True
     #: Rollouts play this many rounds ahead.
     horizon_rounds = 2

@@ -139,7 +139,7 @@ def _reshape(board: Board) -> BoardInfo:
 
 
 def owns_group(owner: list[int | None], members: tuple[int, ...], seat: int) -> bool:
-    for j in members:  # noqa: SIM110 - a plain loop: ``all`` over a generator costs more, compiled twice as much
+    for j in members:  # noqa: SIM110 - a plain loop: ``all`` over a generator makes a generator on every call
         if (who := owner[j]) is None or who != seat:
             return False
     return True
@@ -728,8 +728,8 @@ class Derived:
     def _forget_reserves(self, game: Game) -> None:
         """Forget the reserves and threat profiles, which follow from the rents per owner (``top_by``,
         ``total_by``): each is worked out again when asked for (:func:`reserve`, :attr:`threat`). Rents change
-        most turns while a seat asks for its own reserve once or twice in between: working out every seat's at
-        each change cost a simulated player-turn 4 % more instructions in pure Python."""
+        most turns while a seat asks for its own reserve once or twice in between, so working out every seat's
+        at each change would mostly be thrown away."""
         self.reserve = [-1] * game.seats
         self._threat = None
 
@@ -975,9 +975,8 @@ def derived(game: Game, info: BoardInfo) -> Derived:
 def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
     """:func:`derived` when the kept tables are not those of this game with these holdings. Apart from
     :func:`derived`, and its comprehensions apart again (:func:`_compared`, :func:`_values_kept`): a comprehension
-    makes Python create a cell, on every call, for each variable it reads of the function around it, and these
-    made each of :func:`derived`'s quick answers (eight or so per player-turn) four times as slow (213 ns, not
-    56)."""
+    makes Python create a cell, on every call, for each variable it reads of the function around it, which would
+    burden each of :func:`derived`'s quick answers (several per player-turn) with work only this path needs."""
     if d is None:
         new = _LAST[0] = Derived(game, info)
         return new

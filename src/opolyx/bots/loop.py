@@ -35,8 +35,7 @@ class EventSink:
 
     Any callable will do as ``on_events``; compiled, calling one is a generic Python call (the object's
     ``__call__`` looked up, its arguments parsed) once per action. A subclass of this class is called through
-    its method table instead (the simulator's counters, 0.4 % of a simulated player-turn), and may be
-    written in plain Python too.
+    its method table instead (the simulator's counters are one), and may be written in plain Python too.
     """
 
     def take(self, game: Game, events: list[Event]) -> None:

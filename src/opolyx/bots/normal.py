@@ -54,10 +54,9 @@ class NormalBot(BaseBot):
     trades = True
     #: Share of the reserve a purchase may eat into (a bought company can be mortgaged back for half).
     buy_reserve_share = 0.6
-    #: Share of the reserve that building must leave untouched. Measured against the field: levels are
-    #: where rent comes from (three levels triple a group's take), so building deep into the reserve wins
-    #: more than it loses to the pay steps it risks — 0.2 took 29 % → 46 % against three colour-focused
-    #: traders and did not cost anything against the others.
+    #: Share of the reserve that building must leave untouched. Low, because levels are where rent comes
+    #: from (three levels triple a group's take): building deep into the reserve wins more than it loses to
+    #: the pay steps it risks (docs/bots.md has the games against the field that show it).
     build_reserve_share = 0.2
     #: Auction limit: this multiple of the company's value to us, keeping this share of the reserve.
     auction_value_factor = 1.0
@@ -76,8 +75,8 @@ class NormalBot(BaseBot):
 
     def on_turn(self, game: Game, info: BoardInfo, seat: int) -> Action:
         p = game.players[seat]
-        # The tables are asked for once and handed on: every step below reads them, and a call of ``derived``
-        # in each cost a pure-Python player-turn 2 % of its instructions.
+        # The tables are asked for once and handed on: every step below reads them, and asking again in each
+        # would repeat the lookup on every turn of every seat.
         d = derived(game, info)
         res = d.reserve_of(seat)
         if self.trades:
