@@ -44,7 +44,7 @@ def test_play_game_forgets_the_game_it_gives_back() -> None:
 
 
 def test_games_over_and_the_longest_unasked_are_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "_SWEEP_FROM", 4)
+    monkeypatch.setattr(base, "SWEEP_FROM", 4)
     monkeypatch.setattr(base, "MAX_GAMES", 6)
     base._GAMES.clear()
     base._LAST.clear()

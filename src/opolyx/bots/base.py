@@ -62,8 +62,9 @@ _LAST: Final[list[tuple[Game, dict[int, SeatMemory]]]] = []
 
 #: Games kept before the table sweeps out those that are over, and at most (the longest unasked go first): a
 #: bound for games nobody finishes or forgets (a test's, a tool's), far above the games a server plays at once.
-_SWEEP_FROM: Final = 64
-MAX_GAMES: Final = 4096
+#: Plain module variables, not ``Final`` (which the compiled build would fold in), so that a host may set them.
+SWEEP_FROM = 64
+MAX_GAMES = 4096
 
 
 def memory(game: Game, seat: int) -> SeatMemory:
@@ -83,7 +84,7 @@ def _seats_of(game: Game) -> dict[int, SeatMemory]:
     seats = games.pop(game, None)
     if seats is None:
         seats = {}
-        if len(games) >= _SWEEP_FROM:
+        if len(games) >= SWEEP_FROM:
             for over in [g for g in games if g.result is not None]:
                 del games[over]
             while len(games) >= MAX_GAMES:

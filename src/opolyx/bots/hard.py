@@ -156,20 +156,15 @@ class HardBot(NormalBot):
                 g.keeps_actions = False  # nor its log: a copy is never saved
                 trust_log(g)  # only ``apply`` changes a rollout's holdings: the tables may follow its log
                 try:
-                    g.apply(seat, action)
-                    steps = 0
-                    while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:
-                        s = next_seat(g)
-                        g.apply(s, policy.choose(g, s))
-                        steps += 1
-                        if timed and steps & 15 == 0 and time.perf_counter() > deadline:
-                            break
-                    spent += steps + 5
-                    if timed and time.perf_counter() > deadline:
-                        break
-                    scores.append(self.evaluate(g, info, seat))
+                    steps = self._play_out(g, seat, action, horizon, policy, timed, deadline)
+                    late = timed and time.perf_counter() > deadline
+                    score = 0.0 if late else self.evaluate(g, info, seat)
                 finally:
                     distrust_log(g)
+                spent += steps + 5
+                if late:
+                    break
+                scores.append(score)
             if len(scores) < len(options):
                 break  # an unfinished round of options would bias the comparison: drop it
             for k, v in enumerate(scores):
@@ -189,6 +184,21 @@ class HardBot(NormalBot):
         means = [t / rounds for t in totals]
         means[preferred] += self.prior
         return max(range(len(options)), key=lambda k: means[k])
+
+    @staticmethod
+    def _play_out(g: Game, seat: int, action: Action, horizon: int, policy: NormalBot, timed: bool,
+                  deadline: float) -> int:
+        """Apply ``action`` to the rollout copy ``g`` and play on with ``policy`` in every seat until the
+        ``horizon`` turn (or the step limit, or, ``timed``, the ``deadline``): the steps played after it."""
+        g.apply(seat, action)
+        steps = 0
+        while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:
+            s = next_seat(g)
+            g.apply(s, policy.choose(g, s))
+            steps += 1
+            if timed and steps & 15 == 0 and time.perf_counter() > deadline:
+                break
+        return steps
 
     def _confident_pick(self, samples: list[list[float]], preferred: int) -> int:
         """Overturn the heuristic only when an option beats it by ``prior`` plus ``confidence`` standard
