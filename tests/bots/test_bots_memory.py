@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from opolyx import new_game
 from opolyx.bots import base, make_bot, play_game
 from opolyx.bots.base import SeatMemory, forget, memory
-from opolyx.engine.setup import new_game
 
 
 def test_memory_is_kept_beside_the_game_not_in_it() -> None:
