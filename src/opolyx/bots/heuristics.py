@@ -450,6 +450,7 @@ class Derived:
         "terms",
         "top_by",
         "total_by",
+        "trusted",
         "unowned",
         "values",
     )
@@ -468,6 +469,7 @@ class Derived:
     near: list[list[tuple[int, int]]]
     _threat: list[tuple[int, int]] | None
     reserve: list[int]
+    trusted: bool
 
     def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None,
                  changed: list[int] | None = None) -> None:
@@ -476,6 +478,10 @@ class Derived:
         self.seq = game.seq
         #: How long the game's ``holdings_log`` was when these tables were last found to match it.
         self.logged = len(game.holdings_log)
+        #: Whether ``game`` is one whose log tells every change (:func:`trust_log`): asked once per game the
+        #: tables are taken to, and kept in step by :func:`trust_log` and :func:`distrust_log`, so that the
+        #: quick answers of :func:`derived` read a flag instead of looking the game up.
+        self.trusted = game in _LOGGED
         #: Names these tables where a bot remembers what it scanned them for (``SeatMemory.idle_scan``): a
         #: number, not a reference, which would keep the tables (and the game they hold) alive for as long as
         #: the bots remember the game.
@@ -883,11 +889,17 @@ def trust_log(game: Game) -> None:
     """Let the tables follow ``game``'s changes by its ``holdings_log`` alone until :func:`distrust_log`: for
     a caller that changes the game through ``apply`` only."""
     _LOGGED.add(game)
+    d = _LAST[0]
+    if d is not None and d.game is game:
+        d.trusted = True
 
 
 def distrust_log(game: Game) -> None:
     """Compare ``game``'s holdings by content again (it is handed back to whoever may change them)."""
     _LOGGED.discard(game)
+    d = _LAST[0]
+    if d is not None and d.game is game:
+        d.trusted = False
 
 #: The last :attr:`Derived.serial` given out.
 _SERIAL: Final[list[int]] = [0]
@@ -966,7 +978,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     if d is not None and d.game is game:
         if d.seq == game.seq:
             return d  # most calls: a decision asks several times, and the game has not moved on
-        if d.logged == len(game.holdings_log) and game in _LOGGED:
+        if d.trusted and d.logged == len(game.holdings_log):
             d.seq = game.seq  # it moved on, but only the rule modules change holdings, and they changed none
             return d
     return _moved_on(game, info, d)
@@ -983,7 +995,7 @@ def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
     same_game = d.game is game  # then the same board, rules, teams and seats too
     hint: list[int] | None = None
     if same_game:
-        if game in _LOGGED:
+        if d.trusted:
             # Only the rule modules change these holdings, and they log each company they change (when they
             # changed none, ``derived`` has answered).
             hint = game.holdings_log[d.logged:]
@@ -1019,6 +1031,7 @@ def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
         if not same_game:
             d.lent = True
         d.game, d.seq, d.logged = game, game.seq, len(game.holdings_log)
+        d.trusted = game in _LOGGED
         return d
     if hint is None:
         changed = _compared(info, d, game, same_owners, same_mortgages, same_levels)
