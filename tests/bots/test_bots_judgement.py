@@ -1,4 +1,4 @@
-"""Hand-built positions where the normal and hard bots must show the judgement SPEC.md's rules reward.
+"""Hand-built positions where the normal and hard bots must show the judgement docs/rules.md's rules reward.
 
 Each test sets up ownership directly (test only) and asks one decision: buying a rival's lone dealership
 at face value, refusing to hand a rival the last street of a group for little, and betting the jackpot

@@ -16,7 +16,6 @@ from opolyx.bots.heuristics import (
     UNKNOWN,
     BoardInfo,
     Derived,
-    allies,
     board_info,
     derived,
     holding_value,
@@ -25,6 +24,7 @@ from opolyx.bots.heuristics import (
 )
 from opolyx.bots.normal import NormalBot
 from opolyx.engine.game import Game
+from opolyx.engine.teams import allies
 from opolyx.rules import mode_names
 
 

@@ -1,15 +1,15 @@
 """The bot protocol, the dispatch every strength shares, and the per-game memory bots keep.
 
-Memory lives on the game (``Game.bot_memory``, never part of its state), not inside a bot instance: the
-server builds a fresh bot for every decision, and the no-spam rules for trades (one proposal per turn,
-never the same proposal twice) must hold there too.
+Memory lives in a side table here, keyed by the game object (:func:`memory`), not inside a bot instance nor in
+the game's state: the server builds a fresh bot for every decision, and the no-spam rules for trades (one
+proposal per turn, never the same proposal twice) must hold there too.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from opolyx.bots.heuristics import BoardInfo, board_info
 
@@ -49,14 +49,56 @@ class SeatMemory:
     repriced: dict[int, int] = field(default_factory=dict)
 
 
+#: What the bots remember, per game: the game object itself is the key (by identity), so a look-ahead copy
+#: starts with no memory and a game rebuilt from a save starts afresh, as nothing of it is in the game's state.
+#: The game asked about most recently comes last. A table of strong references (the compiled engine's games
+#: take no weak ones): :func:`forget` drops a game, ``play_game`` does so for the games it plays, and games
+#: that are over are dropped whenever a new game comes in.
+_GAMES: Final[dict[Game, dict[int, SeatMemory]]] = {}
+
+#: The game asked about last and its seats' memory: a decision asks a few times, nearly always of one game,
+#: which an identity test answers without the table.
+_LAST: Final[list[tuple[Game, dict[int, SeatMemory]]]] = []
+
+#: Games kept before the table sweeps out those that are over, and at most (the longest unasked go first): a
+#: bound for games nobody finishes or forgets (a test's, a tool's), far above the games a server plays at once.
+#: Plain module variables, not ``Final`` (which the compiled build would fold in), so that a host may set them.
+SWEEP_FROM = 64
+MAX_GAMES = 4096
+
+
 def memory(game: Game, seat: int) -> SeatMemory:
-    """What ``seat``'s bot remembers about ``game``, kept on the game itself (``Game.bot_memory``, never part
-    of its state): a copy for look-ahead starts with none."""
-    seats = game.bot_memory
+    """What ``seat``'s bot remembers about ``game``: never part of the game's state, so a copy for look-ahead
+    starts with none."""
+    last = _LAST
+    seats = last[0][1] if last and last[0][0] is game else _seats_of(game)
     mem: SeatMemory | None = seats.get(seat)  # an annotation, not ``cast``: no call in pure Python
     if mem is None:
         mem = seats[seat] = SeatMemory()
     return mem
+
+
+def _seats_of(game: Game) -> dict[int, SeatMemory]:
+    """:func:`memory`'s table entry for ``game`` when it is not the game asked about last."""
+    games = _GAMES
+    seats = games.pop(game, None)
+    if seats is None:
+        seats = {}
+        if len(games) >= SWEEP_FROM:
+            for over in [g for g in games if g.result is not None]:
+                del games[over]
+            while len(games) >= MAX_GAMES:
+                del games[next(iter(games))]
+    games[game] = seats
+    _LAST[:] = [(game, seats)]
+    return seats
+
+
+def forget(game: Game) -> None:
+    """Drop what the bots remember about ``game`` (a game given back, that no bot will play on)."""
+    _GAMES.pop(game, None)
+    if _LAST and _LAST[0][0] is game:
+        _LAST.clear()
 
 
 class BaseBot:

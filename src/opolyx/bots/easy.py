@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from opolyx.bots.base import Action, BaseBot
-from opolyx.bots.heuristics import BoardInfo, can_build, can_mortgage, can_sell, derived, liquidation
+from opolyx.bots.heuristics import BoardInfo, derived
+from opolyx.engine.building import may_build, may_sell
+from opolyx.engine.mortgages import may_mortgage
+from opolyx.engine.worth import liquidation_value
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -23,7 +26,8 @@ class EasyBot(BaseBot):
             return {"type": "jail_roll"}
         if self.rng.random() < 0.3 and derived(game, info).complete[seat]:  # building needs a whole group
             owner = game.owner
-            options = [i for i in info.companies if owner[i] == seat and can_build(game, info, seat, i)]
+            members = info.group_members
+            options = [i for i in info.companies if owner[i] == seat and may_build(game, seat, i, members[i])]
             if options:
                 return {"type": "build", "square": self.rng.choice(options)}
         return {"type": "roll"}
@@ -48,14 +52,14 @@ class EasyBot(BaseBot):
         amount = game.debts[0].amount
         if game.players[seat].cash >= amount:
             return {"type": "pay"}
-        if liquidation(game, info, seat) < amount:
+        if liquidation_value(game, seat) < amount:
             return {"type": "declare_bankruptcy"}
         owner = game.owner
         for i in info.companies:
-            if owner[i] == seat and can_sell(game, info, seat, i):
+            if owner[i] == seat and may_sell(game, seat, i, info.group_members[i]):
                 return {"type": "sell", "square": i}
         for i in info.companies:
-            if owner[i] == seat and can_mortgage(game, info, seat, i):
+            if owner[i] == seat and may_mortgage(game, seat, i, info.group_members[i]):
                 return {"type": "mortgage", "square": i}
         return self.fallback(game, seat)
 

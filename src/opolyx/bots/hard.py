@@ -8,14 +8,12 @@ the same re-seeded dice (common random numbers), so the rollouts give *paired* d
 heuristic's own choice is overturned only when another option beats it by :data:`PRIOR` plus
 ``confidence`` standard errors of those differences: noise alone rarely overturns a sound heuristic.
 
-Measured on paired games (``benchmarks/search_gain.py``: the same seeds with ``lookahead`` on and off, one
-searching seat against three without): searching only the first four kinds of decision added about +2
-points — in a mirror match they rarely swing a game, and longer horizons, more rollouts, a lower gate or
-searching builds did not change that. The decision that does swing games is a trade: once a rival turns
-down the face-value ask for the street that completes a group, the heuristic waits ten rounds before
-paying the partner's price, while the search weighs that price on the very next turn; with it the
-searching seat gained about +8 points (docs/bots.md has the figures). Building is not searched: a
-look-ahead veto on building was measured to cost wins.
+Buying, auctions, trade answers and the jail rarely swing a game between sound players, so searching them
+buys little. The decision that does swing games is a trade: once a rival turns down the face-value ask for
+the street that completes a group, the heuristic waits ten rounds before paying the partner's price, while
+the search weighs that price on the very next turn. Building is not searched: a look-ahead veto on building
+loses more games than it saves. ``benchmarks/search_gain.py`` measures each choice on paired games, and
+docs/bots.md has the figures.
 
 The budget is a time budget (default 30 ms, never over 50 ms) when playing people; in deterministic
 mode (simulations, tests) it is the same amount of work counted in engine steps, so results depend
@@ -30,26 +28,27 @@ from typing import TYPE_CHECKING, Final
 from opolyx.bots.base import Action, memory
 from opolyx.bots.heuristics import (
     BoardInfo,
-    allies,
     board_info,
     derived,
+    distrust_log,
     holding_value,
     marginal_value,
     reserve,
     standing,
-    tradeable,
+    trust_log,
 )
 from opolyx.bots.loop import next_seat
 from opolyx.bots.normal import NormalBot
 from opolyx.engine.state import Offer
+from opolyx.engine.teams import allies
+from opolyx.engine.trades import may_offer
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
     from opolyx.engine.state import Trade
 
 #: Engine steps (action + policy decision) per millisecond on a typical core; calibrates the
-#: deterministic budget so it costs about what the time budget does (benchmarks/simulate.py checks).
-#: Measured at 70–80 once the heuristics' tables were cached (it was 12 when a step cost ~80 µs).
+#: deterministic budget so it costs about what the time budget does (benchmarks/simulate.py measures it).
 STEPS_PER_MS = 70.0
 DEFAULT_BUDGET_MS = 30.0
 HARD_LIMIT_MS: Final = 50.0
@@ -76,8 +75,8 @@ class HardBot(NormalBot):
     #: overreaches.
     build_reserve_share = 0.1
     auction_value_factor = 1.2
-    #: Measured against the field (2000 games a cell, Classic and Blitz against colour-focused and
-    #: trade-happy opponents): +1.5 points on average, every cell up.
+    #: A lone company earns little, while a third level on a whole group multiplies its rent: worth the
+    #: mortgage (docs/bots.md has the games against the field that show it).
     mortgage_to_build = True
     #: Rollouts play this many rounds ahead.
     horizon_rounds = 2
@@ -155,18 +154,17 @@ class HardBot(NormalBot):
                 g = game.copy(reseed=rseed)
                 g.reported = _NO_EVENTS  # a rollout reads the position, never the events
                 g.keeps_actions = False  # nor its log: a copy is never saved
-                g.apply(seat, action)
-                steps = 0
-                while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:
-                    s = next_seat(g)
-                    g.apply(s, policy.choose(g, s))
-                    steps += 1
-                    if timed and steps & 15 == 0 and time.perf_counter() > deadline:
-                        break
+                trust_log(g)  # only ``apply`` changes a rollout's holdings: the tables may follow its log
+                try:
+                    steps = self._play_out(g, seat, action, horizon, policy, timed, deadline)
+                    late = timed and time.perf_counter() > deadline
+                    score = 0.0 if late else self.evaluate(g, info, seat)
+                finally:
+                    distrust_log(g)
                 spent += steps + 5
-                if timed and time.perf_counter() > deadline:
+                if late:
                     break
-                scores.append(self.evaluate(g, info, seat))
+                scores.append(score)
             if len(scores) < len(options):
                 break  # an unfinished round of options would bias the comparison: drop it
             for k, v in enumerate(scores):
@@ -186,6 +184,21 @@ class HardBot(NormalBot):
         means = [t / rounds for t in totals]
         means[preferred] += self.prior
         return max(range(len(options)), key=lambda k: means[k])
+
+    @staticmethod
+    def _play_out(g: Game, seat: int, action: Action, horizon: int, policy: NormalBot, timed: bool,
+                  deadline: float) -> int:
+        """Apply ``action`` to the rollout copy ``g`` and play on with ``policy`` in every seat until the
+        ``horizon`` turn (or the step limit, or, ``timed``, the ``deadline``): the steps played after it."""
+        g.apply(seat, action)
+        steps = 0
+        while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:
+            s = next_seat(g)
+            g.apply(s, policy.choose(g, s))
+            steps += 1
+            if timed and steps & 15 == 0 and time.perf_counter() > deadline:
+                break
+        return steps
 
     def _confident_pick(self, samples: list[list[float]], preferred: int) -> int:
         """Overturn the heuristic only when an option beats it by ``prior`` plus ``confidence`` standard
@@ -252,7 +265,7 @@ class HardBot(NormalBot):
             before = mem.proposals.get((o, (), take))
             if before is None or game.players[o].out or game.round - mem.repriced.get(missing, -99) < REPRICE_ROUNDS:
                 continue
-            if not tradeable(game, info, o, missing):
+            if not may_offer(game, o, missing, info.group_members[missing]):
                 continue
             offer = self._cash_for(game, info, seat, o, (), Offer(0, take), d.trade_value(game, missing), cash, res)
             if offer is None or offer.cash <= before[1]:

@@ -2,14 +2,15 @@
 
 Bots decide thousands of times per simulated game, so nothing here calls ``snapshot()`` or
 ``legal_actions()``: the engine's public attributes (``owner``, ``level``, ``mortgaged``, ``players``…)
-are read directly and the board's shape is precomputed once per board. The legality checks in this
-module mirror the engine's own so that a bot can act without listing every legal action; the test
-suite checks each chosen action against ``legal_actions`` to keep the two in step.
+are read directly and the board's shape is precomputed once per board. What is legal is never decided
+here: the bots ask the rule module that owns each rule (``building.may_build``, ``building.raisable``,
+``building.may_sell``, ``mortgages.may_mortgage``, ``trades.may_offer``, ``worth.liquidation_value``),
+passing each square's colour group from :class:`BoardInfo` so that the engine need not look it up.
 
 An owner (a seat or ``None``) is compared with a seat as ``(who := owner[i]) is not None and who == seat`` on
 the hot paths, here and in the engine: compiled, the narrowed test compares two C integers, where
-``owner[i] == seat`` boxes the seat and makes a generic Python comparison (8 % of a compiled player-turn's
-instructions went to such comparisons). Pure Python runs both at the same speed.
+``owner[i] == seat`` boxes the seat and makes a generic Python comparison. Pure Python runs both at the
+same speed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from opolyx.engine.state import ALL_SQUARES, Offer
+from opolyx.engine.teams import allies
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -136,17 +138,8 @@ def _reshape(board: Board) -> BoardInfo:
     )
 
 
-def allies(game: Game, a: int, b: int) -> bool:
-    if a == b:
-        return True
-    if not game.rules.teams:
-        return False
-    ta = game.players[a].team
-    return ta is not None and ta == game.players[b].team
-
-
 def owns_group(owner: list[int | None], members: tuple[int, ...], seat: int) -> bool:
-    for j in members:  # noqa: SIM110 - a plain loop: ``all`` over a generator costs more, compiled twice as much
+    for j in members:  # noqa: SIM110 - a plain loop: ``all`` over a generator makes a generator on every call
         if (who := owner[j]) is None or who != seat:
             return False
     return True
@@ -457,6 +450,7 @@ class Derived:
         "terms",
         "top_by",
         "total_by",
+        "trusted",
         "unowned",
         "values",
     )
@@ -475,6 +469,7 @@ class Derived:
     near: list[list[tuple[int, int]]]
     _threat: list[tuple[int, int]] | None
     reserve: list[int]
+    trusted: bool
 
     def __init__(self, game: Game, info: BoardInfo, base: Derived | None = None,
                  changed: list[int] | None = None) -> None:
@@ -483,9 +478,13 @@ class Derived:
         self.seq = game.seq
         #: How long the game's ``holdings_log`` was when these tables were last found to match it.
         self.logged = len(game.holdings_log)
+        #: Whether ``game`` is one whose log tells every change (:func:`trust_log`): asked once per game the
+        #: tables are taken to, and kept in step by :func:`trust_log` and :func:`distrust_log`, so that the
+        #: quick answers of :func:`derived` read a flag instead of looking the game up.
+        self.trusted = game in _LOGGED
         #: Names these tables where a bot remembers what it scanned them for (``SeatMemory.idle_scan``): a
-        #: number, not a reference, which would tie the game (``game.bot_memory``) and the tables in a cycle
-        #: that only the garbage collector could free.
+        #: number, not a reference, which would keep the tables (and the game they hold) alive for as long as
+        #: the bots remember the game.
         _SERIAL[0] += 1
         self.serial = _SERIAL[0]
         self.info = info
@@ -500,7 +499,7 @@ class Derived:
         self.memo: dict[tuple[object, ...], tuple[int, object]] = {}
         self.clock = 0
         self.moved_at = [0] * info.unit_count
-        #: Trade value (SPEC.md 8) per company asked about: it follows from the mortgages alone.
+        #: Trade value (docs/rules.md §8) per company asked about: it follows from the mortgages alone.
         self.values: dict[int, int] = {}
         #: Results that follow from ownership alone (and who is out), kept while only levels or mortgages
         #: change: the normal bot's trade targets per (seat, eliminated seats).
@@ -735,8 +734,8 @@ class Derived:
     def _forget_reserves(self, game: Game) -> None:
         """Forget the reserves and threat profiles, which follow from the rents per owner (``top_by``,
         ``total_by``): each is worked out again when asked for (:func:`reserve`, :attr:`threat`). Rents change
-        most turns while a seat asks for its own reserve once or twice in between: working out every seat's at
-        each change cost a simulated player-turn 4 % more instructions in pure Python."""
+        most turns while a seat asks for its own reserve once or twice in between, so working out every seat's
+        at each change would mostly be thrown away."""
         self.reserve = [-1] * game.seats
         self._threat = None
 
@@ -865,7 +864,7 @@ class Derived:
         return v
 
     def trade_value(self, game: Game, square: int) -> int:
-        """The trade value (SPEC.md 8) of one company, asked of the engine once per mortgage state."""
+        """The trade value (docs/rules.md §8) of one company, asked of the engine once per mortgage state."""
         v = self.values.get(square)
         if v is None:
             v = self.values[square] = game.trade_value(Offer(0, (square,)))
@@ -877,6 +876,30 @@ UNKNOWN: Final = object()
 
 #: ``Final`` names are C statics in the compiled build, not module dict lookups.
 _LAST: Final[list[Derived | None]] = [None]
+
+#: The games whose holdings nothing but the rule modules changes while they are in here, so that a game's
+#: ``holdings_log`` tells every change and :func:`derived` may read the companies it names instead of comparing
+#: the 40-square lists: the game ``play_game`` plays, while it plays it, and the hard bot's look-ahead copies.
+#: Anything else may write ``owner``, ``level`` or ``mortgaged`` directly (a test setting up a position, a tool),
+#: so a game is not in here unless entered, and its tables are then compared by content.
+_LOGGED: Final[set[Game]] = set()
+
+
+def trust_log(game: Game) -> None:
+    """Let the tables follow ``game``'s changes by its ``holdings_log`` alone until :func:`distrust_log`: for
+    a caller that changes the game through ``apply`` only."""
+    _LOGGED.add(game)
+    d = _LAST[0]
+    if d is not None and d.game is game:
+        d.trusted = True
+
+
+def distrust_log(game: Game) -> None:
+    """Compare ``game``'s holdings by content again (it is handed back to whoever may change them)."""
+    _LOGGED.discard(game)
+    d = _LAST[0]
+    if d is not None and d.game is game:
+        d.trusted = False
 
 #: The last :attr:`Derived.serial` given out.
 _SERIAL: Final[list[int]] = [0]
@@ -955,7 +978,7 @@ def derived(game: Game, info: BoardInfo) -> Derived:
     if d is not None and d.game is game:
         if d.seq == game.seq:
             return d  # most calls: a decision asks several times, and the game has not moved on
-        if game.engine_only and d.logged == len(game.holdings_log):
+        if d.trusted and d.logged == len(game.holdings_log):
             d.seq = game.seq  # it moved on, but only the rule modules change holdings, and they changed none
             return d
     return _moved_on(game, info, d)
@@ -964,16 +987,15 @@ def derived(game: Game, info: BoardInfo) -> Derived:
 def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
     """:func:`derived` when the kept tables are not those of this game with these holdings. Apart from
     :func:`derived`, and its comprehensions apart again (:func:`_compared`, :func:`_values_kept`): a comprehension
-    makes Python create a cell, on every call, for each variable it reads of the function around it, and these
-    made each of :func:`derived`'s quick answers (eight or so per player-turn) four times as slow (213 ns, not
-    56)."""
+    makes Python create a cell, on every call, for each variable it reads of the function around it, which would
+    burden each of :func:`derived`'s quick answers (several per player-turn) with work only this path needs."""
     if d is None:
         new = _LAST[0] = Derived(game, info)
         return new
     same_game = d.game is game  # then the same board, rules, teams and seats too
     hint: list[int] | None = None
     if same_game:
-        if game.engine_only:
+        if d.trusted:
             # Only the rule modules change these holdings, and they log each company they change (when they
             # changed none, ``derived`` has answered).
             hint = game.holdings_log[d.logged:]
@@ -1009,6 +1031,7 @@ def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
         if not same_game:
             d.lent = True
         d.game, d.seq, d.logged = game, game.seq, len(game.holdings_log)
+        d.trusted = game in _LOGGED
         return d
     if hint is None:
         changed = _compared(info, d, game, same_owners, same_mortgages, same_levels)
@@ -1043,85 +1066,3 @@ def _moved_on(game: Game, info: BoardInfo, d: Derived | None) -> Derived:
         new.keep(d, old_owner, changed)
     _LAST[0] = new
     return new
-
-
-# ---------------------------------------------------------------------- legality mirrors of the engine
-
-
-def can_manage(game: Game, seat: int, *, pay_step: bool) -> bool:
-    phase = game.phase
-    if phase == "turn":
-        return seat == game.turn
-    return pay_step and phase == "pay" and game.debts[0].debtor == seat
-
-
-def can_build(game: Game, info: BoardInfo, seat: int, i: int) -> bool:
-    if info.kind[i] != "street" or (who := game.owner[i]) is None or who != seat or i in game.built:
-        return False
-    lvl = game.level[i]
-    if lvl >= game.rules.max_level:
-        return False
-    members = info.group_members[i]
-    owner, mortgaged, level = game.owner, game.mortgaged, game.level
-    even = game.rules.even_building
-    for j in members:
-        if (who := owner[j]) is None or who != seat or mortgaged[j]:
-            return False
-        if even and level[j] < lvl:
-            return False
-    return game.players[seat].cash >= info.level_cost[i]
-
-
-def can_sell(game: Game, info: BoardInfo, seat: int, i: int) -> bool:
-    if (who := game.owner[i]) is None or who != seat or info.kind[i] != "street":
-        return False
-    lvl = game.level[i]
-    if lvl == 0:
-        return False
-    if game.rules.even_building:
-        level = game.level
-        for j in info.group_members[i]:
-            if level[j] > lvl:
-                return False
-    return True
-
-
-def group_has_buildings(game: Game, info: BoardInfo, i: int) -> bool:
-    level = game.level
-    for j in info.group_members[i]:  # noqa: SIM110 - a plain loop: ``any`` over a generator costs twice this
-        if level[j]:
-            return True
-    return False
-
-
-def can_mortgage(game: Game, info: BoardInfo, seat: int, i: int) -> bool:
-    return (
-        (who := game.owner[i]) is not None and who == seat
-        and not game.mortgaged[i]
-        and i not in game.murabaha
-        and not group_has_buildings(game, info, i)
-    )
-
-
-def redemption(game: Game, info: BoardInfo, i: int) -> int:
-    return info.price[i] // 2 * game.rules.redemption_percent // 100
-
-
-def tradeable(game: Game, info: BoardInfo, seat: int, i: int) -> bool:
-    return ((who := game.owner[i]) is not None and who == seat and i not in game.murabaha
-            and not group_has_buildings(game, info, i))
-
-
-def liquidation(game: Game, info: BoardInfo, seat: int) -> int:
-    """Mirror of the engine's ``liquidation_value`` without the board-object lookups."""
-    total = game.players[seat].cash
-    pct = game.rules.sell_back_percent
-    owner, level, mortgaged, mur = game.owner, game.level, game.mortgaged, game.murabaha
-    for i in info.companies:
-        if (who := owner[i]) is None or who != seat:
-            continue
-        if level[i]:
-            total += level[i] * info.level_cost[i] * pct // 100
-        if not mortgaged[i] and i not in mur:
-            total += info.price[i] // 2
-    return total

@@ -13,7 +13,8 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from opolyx.bots.base import Action, BaseBot, Bot
+from opolyx.bots.base import Action, BaseBot, Bot, forget
+from opolyx.bots.heuristics import distrust_log, trust_log
 from opolyx.engine.game import Game, new_game
 
 Event = dict[str, Any]
@@ -33,8 +34,7 @@ class EventSink:
 
     Any callable will do as ``on_events``; compiled, calling one is a generic Python call (the object's
     ``__call__`` looked up, its arguments parsed) once per action. A subclass of this class is called through
-    its method table instead (the simulator's counters, 0.4 % of a simulated player-turn), and may be
-    written in plain Python too.
+    its method table instead (the simulator's counters are one), and may be written in plain Python too.
     """
 
     def take(self, game: Game, events: list[Event]) -> None:
@@ -135,7 +135,7 @@ def play_game(
     game.keeps_actions = keep_actions
     # Only the rule modules change this game's holdings while the loop plays it: the bots' tables may tell
     # a change by ``holdings_log`` alone. Given back, the game is anyone's to change again.
-    game.engine_only = True
+    trust_log(game)
     try:
         steps = 0
         while game.result is None:
@@ -162,5 +162,6 @@ def play_game(
             if steps > MAX_ACTIONS:
                 raise BotError(f"game {mode}/{seed} did not end after {MAX_ACTIONS} actions")
     finally:
-        game.engine_only = False
+        distrust_log(game)
+        forget(game)  # the game is over (or failed): no bot will decide on it again
     return game

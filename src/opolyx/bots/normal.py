@@ -13,28 +13,26 @@ from opolyx.bots.heuristics import (
     UNKNOWN,
     BoardInfo,
     Derived,
-    allies,
-    can_mortgage,
-    can_sell,
     count_held,
     derived,
     expected_step_cost,
-    liquidation,
     marginal_value,
     owns_group,
-    redemption,
     reserve,
     threat_profile,
-    tradeable,
 )
+from opolyx.engine.building import may_sell, raisable
+from opolyx.engine.mortgages import may_mortgage
 from opolyx.engine.state import Offer
-from opolyx.engine.worth import net_worth
+from opolyx.engine.teams import allies
+from opolyx.engine.trades import may_offer
+from opolyx.engine.worth import liquidation_value, net_worth, redemption_cost
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
     from opolyx.engine.state import Trade
 
-#: Rounds before the round limit from which the game is a net-worth race (SPEC.md 16): buying and building
+#: Rounds before the round limit from which the game is a net-worth race (docs/rules.md §16): buying and building
 #: keep their full value in net worth, so cash is worth more spent than held, and a fair bet is worth its
 #: variance only to a seat that is behind.
 ENDGAME_ROUNDS: Final = 30
@@ -56,10 +54,9 @@ class NormalBot(BaseBot):
     trades = True
     #: Share of the reserve a purchase may eat into (a bought company can be mortgaged back for half).
     buy_reserve_share = 0.6
-    #: Share of the reserve that building must leave untouched. Measured against the field: levels are
-    #: where rent comes from (three levels triple a group's take), so building deep into the reserve wins
-    #: more than it loses to the pay steps it risks — 0.2 took 29 % → 46 % against three colour-focused
-    #: traders and did not cost anything against the others.
+    #: Share of the reserve that building must leave untouched. Low, because levels are where rent comes
+    #: from (three levels triple a group's take): building deep into the reserve wins more than it loses to
+    #: the pay steps it risks (docs/bots.md has the games against the field that show it).
     build_reserve_share = 0.2
     #: Auction limit: this multiple of the company's value to us, keeping this share of the reserve.
     auction_value_factor = 1.0
@@ -78,8 +75,8 @@ class NormalBot(BaseBot):
 
     def on_turn(self, game: Game, info: BoardInfo, seat: int) -> Action:
         p = game.players[seat]
-        # The tables are asked for once and handed on: every step below reads them, and a call of ``derived``
-        # in each cost a pure-Python player-turn 2 % of its instructions.
+        # The tables are asked for once and handed on: every step below reads them, and asking again in each
+        # would repeat the lookup on every turn of every seat.
         d = derived(game, info)
         res = d.reserve_of(seat)
         if self.trades:
@@ -116,13 +113,11 @@ class NormalBot(BaseBot):
         best_redeem = None
         best_key = -1.0
         for i in () if wanted else d.mortgaged_by[seat]:  # cash waits for the level
-            cost = redemption(game, info, i)
-            if cash - cost < res + 500:
-                continue
             members = info.group_members[i]
             key = 2.0 if members and owns_group(owner, members, seat) else 1.0
             key += info.price[i] / 10000
-            if key > best_key:
+            # The cost only of a company that would be preferred: the engine's price, asked no more than needed.
+            if key > best_key and cash - redemption_cost(game, i) >= res + 500:
                 best_key, best_redeem = key, i
         if best_redeem is not None:
             return {"type": "redeem", "square": best_redeem}
@@ -137,34 +132,24 @@ class NormalBot(BaseBot):
     def best_build(self, game: Game, info: BoardInfo, seat: int, budget: int, d: Derived) -> int | None:
         """The street whose next level adds the most rent per unit of cost, within ``budget``.
 
-        Only a whole group can be built on, so :func:`can_build`'s tests are made here once per group (no
-        member mortgaged; with even building, only the group's lowest streets) and once per street (below the
-        top level, not built on this turn): a call per street cost a pure-Python player-turn 1 % of its instructions.
-        The budget is never more than the cash, so the cash test is the budget's."""
+        Only a whole group can be built on, so the engine is asked once which streets of the groups held whole
+        may rise (``building.raisable``) rather than once per street. The budget is never more than the cash,
+        so the cash test is the budget's."""
+        complete = d.complete[seat]
+        if not complete:
+            return None
         best = None
         best_gain = 0.0
-        level, mortgaged, built = game.level, game.mortgaged, game.built
-        top = game.rules.max_level
-        even = game.rules.even_building
-        for members in d.complete[seat]:
-            low = top
-            for j in members:
-                if mortgaged[j]:
-                    low = -1
-                    break
-                if level[j] < low:
-                    low = level[j]
-            if low < 0 or low >= top:
-                continue  # a member mortgaged, or the whole group built up (most of a late game's groups)
-            for i in members:
-                cost = info.level_cost[i]
-                lvl = level[i]
-                if cost > budget or lvl >= top or (even and lvl > low) or i in built:
-                    continue
-                gain = (info.rents[i][lvl + 1] - (info.rents[i][0] * 2 if lvl == 0 else info.rents[i][lvl])) / cost
-                gain *= info.hot[i]
-                if gain > best_gain:
-                    best_gain, best = gain, i
+        level = game.level
+        for i in raisable(game, seat, complete):
+            cost = info.level_cost[i]
+            if cost > budget:
+                continue
+            lvl = level[i]
+            gain = (info.rents[i][lvl + 1] - (info.rents[i][0] * 2 if lvl == 0 else info.rents[i][lvl])) / cost
+            gain *= info.hot[i]
+            if gain > best_gain:
+                best_gain, best = gain, i
         return best
 
     def level_wanted(self, game: Game, info: BoardInfo, seat: int) -> int:
@@ -173,28 +158,21 @@ class NormalBot(BaseBot):
         rather than to redemptions; a level the rules refuse today (one level per street per turn,
         uneven building, a mortgaged member) must not start a mortgage, or a redemption would undo it and
         the two would alternate for ever."""
-        level, mortgaged, built = game.level, game.mortgaged, game.built
-        top = min(3, game.rules.max_level)
-        even = game.rules.even_building
+        level = game.level
         cheapest = 0
-        for members in derived(game, info).complete[seat]:
-            if any(mortgaged[j] for j in members):
+        for j in raisable(game, seat, derived(game, info).complete[seat]):
+            if level[j] >= 3:
                 continue
-            low = min(level[j] for j in members)
-            for j in members:
-                lvl = level[j]
-                if lvl >= top or j in built or (even and lvl > low):
-                    continue
-                cost = info.level_cost[j]
-                if cheapest == 0 or cost < cheapest:
-                    cheapest = cost
+            cost = info.level_cost[j]
+            if cheapest == 0 or cost < cheapest:
+                cheapest = cost
         return cheapest
 
     def mortgage_for_build(self, game: Game, info: BoardInfo, seat: int, shortfall: int) -> int | None:
         """A lone company to mortgage so that a whole group can reach its third level now, ``shortfall``
         being what the cheapest such level (:meth:`level_wanted`) costs beyond the building budget.
 
-        The third level is where rent jumps (SPEC.md 3's rent tables roughly triple from one to three
+        The third level is where rent jumps (docs/rules.md §3's rent tables roughly triple from one to three
         levels), and a lone street or a single dealership earns little: turning its mortgage value into a
         level on a complete group pays for the redemption fee many times over. Only starts when the lone
         holdings together cover the shortfall, so nothing is mortgaged for a level that cannot be bought.
@@ -204,7 +182,7 @@ class NormalBot(BaseBot):
         owner = game.owner
         candidates: list[tuple[tuple[int, int], int]] = []
         for i in info.companies:
-            if (who := owner[i]) is None or who != seat or not can_mortgage(game, info, seat, i):
+            if (who := owner[i]) is None or who != seat or not may_mortgage(game, seat, i, info.group_members[i]):
                 continue
             members = info.group_members[i]
             if info.kind[i] == "street":
@@ -264,7 +242,7 @@ class NormalBot(BaseBot):
         """Defer payment only while the total owed stays well inside what liquidation could raise."""
         owed = sum(m.amount for m in game.murabaha.values() if m.seat == seat)
         amount = price * (100 + game.rules.murabaha_markup_percent) // 100
-        return owed + amount <= liquidation(game, info, seat) // 2
+        return owed + amount <= liquidation_value(game, seat) // 2
 
     def on_auction(self, game: Game, info: BoardInfo, seat: int) -> Action:
         a = game.auction
@@ -297,7 +275,7 @@ class NormalBot(BaseBot):
             ask = self.ask_ally(game, info, seat, amount - p.cash)
             if ask is not None:
                 return ask
-        if liquidation(game, info, seat) < amount:
+        if liquidation_value(game, seat) < amount:
             return {"type": "declare_bankruptcy"}
         action = self.raise_cash(game, info, seat)
         return action if action is not None else self.fallback(game, seat)
@@ -308,7 +286,7 @@ class NormalBot(BaseBot):
         best_m = None
         best_cls, best_price = 9, 0  # the least (class, -price), compared as a pair
         for i in info.companies:
-            if (who := owner[i]) is None or who != seat or not can_mortgage(game, info, seat, i):
+            if (who := owner[i]) is None or who != seat or not may_mortgage(game, seat, i, info.group_members[i]):
                 continue
             kind = info.kind[i]
             if kind == "street":
@@ -325,7 +303,7 @@ class NormalBot(BaseBot):
         best_s = None
         best_loss = float("inf")
         for i in info.companies:
-            if (who := owner[i]) is not None and who == seat and can_sell(game, info, seat, i):
+            if (who := owner[i]) is not None and who == seat and may_sell(game, seat, i, info.group_members[i]):
                 lvl = game.level[i]
                 loss = (info.rents[i][lvl] - info.rents[i][lvl - 1]) / info.level_cost[i]
                 if loss < best_loss:
@@ -529,7 +507,7 @@ class NormalBot(BaseBot):
         for missing, o in d.near[seat]:  # groups one street short, held by a rival
             if game.players[o].out:
                 continue
-            if not tradeable(game, info, o, missing):
+            if not may_offer(game, o, missing, info.group_members[missing]):
                 continue
             value = d.trade_value(game, missing)
             take = Offer(0, (missing,))
@@ -553,7 +531,7 @@ class NormalBot(BaseBot):
 
     def _face_value_offer(self, game: Game, info: BoardInfo, seat: int, partner: int, take: Offer, value: int,
                           cash: int, res: int) -> Action | None:
-        """The first ask for a missing street is plain cash at its trade value (SPEC.md 8): many players judge
+        """The first ask for a missing street is plain cash at its trade value (docs/rules.md §8): many players judge
         a deal by face value alone, and a group completed at list price is the best deal on the board. Once
         declined, the next ask (ten rounds on) is priced by :meth:`_cash_for`, which pays for the partner's
         own gain."""
@@ -598,7 +576,7 @@ class NormalBot(BaseBot):
     def collect_targets(self, game: Game, info: BoardInfo, seat: int) -> list[tuple[int, int]]:
         """(square, owner) of the rivals' dealerships and utilities while this seat holds one of the kind.
 
-        Their rent multiplies with each one held (SPEC.md 3: 250 → 2000, ×40 → ×100) and no building is
+        Their rent multiplies with each one held (docs/rules.md §3: 250 → 2000, ×40 → ×100) and no building is
         needed, so on a board where no colour group completes — the common case when nobody gives up a
         street — they are the rent that decides the game. A rival's lone one is worth more to us than to
         them, so buying it at its trade value is a deal a face-value trader takes.
@@ -633,7 +611,7 @@ class NormalBot(BaseBot):
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)
             if price > 2 * value or cash - price < res + 1000:
                 continue
-            if not tradeable(game, info, o, j):
+            if not may_offer(game, o, j, info.group_members[j]):
                 continue
             if not self._remember(game, seat, o, (), (j,), price):
                 continue
@@ -645,7 +623,7 @@ class NormalBot(BaseBot):
         owner = game.owner
         for members in d.short_one[partner]:
             for j in members:
-                if (who := owner[j]) is not None and who == seat and tradeable(game, info, seat, j):
+                if (who := owner[j]) is not None and who == seat and may_offer(game, seat, j, info.group_members[j]):
                     return j
         return None
 
@@ -701,7 +679,7 @@ class NormalBot(BaseBot):
                 continue
             for members in short_one[q.seat]:
                 for j in members:
-                    if owner[j] == seat and tradeable(game, info, seat, j) and self._remember(
+                    if owner[j] == seat and may_offer(game, seat, j, info.group_members[j]) and self._remember(
                         game, seat, q.seat, (j,), (), 0
                     ):
                         return {"type": "propose_trade", "to": q.seat, "give": {"cash": 0, "squares": [j]},

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from opolyx.engine import actions, holdings, kernel
@@ -55,6 +56,62 @@ def check_sell(game: GameState, seat: int, i: int) -> None:
     assert sq.group is not None
     if game.rules.even_building and game.level[i] < max(game.level[j] for j in game.board.groups[sq.group]):
         raise IllegalAction("uneven", "sell evenly: another street of the group is higher")
+
+
+def raisable(game: GameState, seat: int, groups: Iterable[tuple[int, ...]]) -> list[int]:
+    """The streets of the colour groups ``groups`` (each as ``holdings.street_group`` gives it) on which ``seat`` may
+    raise a level now, cash apart, group by group in the order given: every test of ``check_build`` but the
+    last, made once per group. A bot choosing where to build asks this of the groups it holds whole."""
+    owner, mortgaged, level = game.owner, game.mortgaged, game.level
+    top = game.rules.max_level
+    even, built = game.rules.even_building, game.built
+    streets: list[int] = []
+    for group in groups:
+        low = top
+        for j in group:
+            if (who := owner[j]) is None or who != seat or mortgaged[j]:
+                low = -1
+                break
+            if level[j] < low:
+                low = level[j]
+        if low < 0 or low >= top:
+            continue  # not the seat's alone, a street mortgaged, or the whole group built up
+        for j in group:
+            lvl = level[j]
+            if lvl < top and (not even or lvl <= low) and j not in built:
+                streets.append(j)
+    return streets
+
+
+def may_build(game: GameState, seat: int, i: int, group: tuple[int, ...] | None = None) -> bool:
+    """Whether ``check_build`` lets ``seat`` raise a level on square ``i`` now. ``group`` is
+    ``holdings.street_group(game, i)``, passed by a caller that keeps it per square (the bots' board tables)."""
+    if (who := game.owner[i]) is None or who != seat or i in game.built:
+        return False
+    if group is None:
+        group = holdings.street_group(game, i)
+    if not group or game.players[seat].cash < game.board.squares[i].level_cost:
+        return False
+    return i in raisable(game, seat, (group,))
+
+
+def may_sell(game: GameState, seat: int, i: int, group: tuple[int, ...] | None = None) -> bool:
+    """Whether ``check_sell`` lets ``seat`` sell a level of square ``i`` now (``group`` as for ``may_build``)."""
+    if (who := game.owner[i]) is None or who != seat:
+        return False
+    level = game.level
+    lvl = level[i]
+    if lvl == 0:
+        return False
+    if group is None:
+        group = holdings.street_group(game, i)
+    if not group:
+        return False
+    if game.rules.even_building:
+        for j in group:
+            if level[j] > lvl:
+                return False
+    return True
 
 
 def on_build(game: GameState, seat: int | None, action: Action) -> None:

@@ -110,7 +110,6 @@ class Game(GameState):
             # the immutable values shared, every container then replaced by ``copy`` itself.
             self._share_immutable(_copy_of)
             return
-        self.bot_memory = {}
         self.rules = rules
         self.board = board
         self.seats = seats
@@ -183,7 +182,6 @@ class Game(GameState):
         self._ev: list[Event] = []
         self.reported = None
         self.holdings_log = []
-        self.engine_only = False
         self.keeps_actions = True
         self.emit("game_started", mode=rules.mode, seats=seats, order=list(self.order), first=first)
         turns.start_turn(self, first)
@@ -404,7 +402,6 @@ class Game(GameState):
         else:
             # Compiled build: the declared state lives in the native ``GameState`` layout.
             g = Game(self.rules, self.board, self.seats, self.seed, _copy_of=self)
-        g.bot_memory = {}
         g.players = [p.copy() for p in self.players]
         g.owner = list(self.owner)
         g.level = list(self.level)

@@ -61,11 +61,27 @@ def can_manage(game: GameState, seat: int, *, pay_step: bool) -> bool:
     return pay_step and game.phase == "pay" and game.debts[0].debtor == seat
 
 
-def group_has_buildings(game: GameState, i: int) -> bool:
-    """Any level anywhere in the company's colour group: it then cannot be mortgaged or traded."""
-    group = game.board.squares[i].group
+def street_group(game: GameState, i: int) -> tuple[int, ...]:
+    """The squares of street ``i``'s colour group; empty for any other square."""
+    sq = game.board.squares[i]
+    if sq.kind != "street" or sq.group is None:
+        return ()
+    return game.board.groups[sq.group]
+
+
+def group_has_buildings(game: GameState, i: int, group: tuple[int, ...] | None = None) -> bool:
+    """Any level anywhere in the company's colour group: it then cannot be mortgaged or traded. ``group`` is
+    ``street_group(game, i)`` when the caller has it at hand."""
     if group is None:
-        return False
+        name = game.board.squares[i].group
+        if name is None:
+            return False
+        group = game.board.groups[name]
+    level = game.level
+    for j in group:  # noqa: SIM110 - a plain loop: ``any`` over a generator costs twice this
+        if level[j]:
+            return True
+    return False
     level = game.level
     for j in game.board.groups[group]:  # noqa: SIM110 - a plain loop: ``any`` over a generator costs twice this
         if level[j]:

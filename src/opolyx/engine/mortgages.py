@@ -28,6 +28,17 @@ def check_mortgage(game: GameState, seat: int, i: int) -> None:
         raise IllegalAction("has_buildings", "sell every building of the group first")
 
 
+def may_mortgage(game: GameState, seat: int, i: int, group: tuple[int, ...] | None = None) -> bool:
+    """Whether ``check_mortgage`` lets ``seat`` mortgage square ``i`` now (only companies are ever owned).
+    ``group`` is ``holdings.street_group(game, i)``, passed by a caller that keeps it per square."""
+    return (
+        (who := game.owner[i]) is not None and who == seat
+        and not game.mortgaged[i]
+        and i not in game.murabaha
+        and not holdings.group_has_buildings(game, i, group)
+    )
+
+
 def check_redeem(game: GameState, seat: int, i: int) -> None:
     if (who := game.owner[i]) is None or who != seat:
         raise IllegalAction("not_owner", "you do not own this company")

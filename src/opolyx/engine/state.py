@@ -297,23 +297,15 @@ class GameState:
     #: method call would cost more than the dict it saves; ``emit`` drops the others.
     reported: frozenset[str] | None
     #: The companies whose owner, level or mortgage the rule modules changed, in order, one entry per change
-    #: (``ALL_SQUARES`` for a bankruptcy, which changes many at once). With ``engine_only`` set, a cache of what
-    #: follows from those three lists (the bots' tables, docs/bots.md) reads the entries added since it last
-    #: matched instead of comparing the lists' contents. Not part of the state: never in ``snapshot``, saves
-    #: or replays; a copy starts with an empty one.
+    #: (``ALL_SQUARES`` for a bankruptcy, which changes many at once). A cache of what follows from those three
+    #: lists (the bots' tables, docs/bots.md) may read the entries added since it last matched instead of
+    #: comparing the lists' contents, for a game it knows to be changed through ``apply`` alone. Not part of
+    #: the state: never in ``snapshot``, saves or replays; a copy starts with an empty one.
     holdings_log: list[int]
-    #: Whether nothing but the rule modules changes this game's holdings, so that ``holdings_log`` tells
-    #: every change: set by the bot loop (``play_game``) while it plays the game, and kept by ``copy``.
-    #: Anything else may write ``owner``, ``level`` or ``mortgaged`` directly (a test setting up a position,
-    #: a tool), so it is False by default, and the caches then compare contents.
-    engine_only: bool
     #: Whether ``apply`` appends each action to ``actions``: True by default. A caller that will never
     #: save or replay the game (the simulator's counters) turns it off, and each action is then freed as soon
     #: as it is applied instead of with the whole game. Not part of the state, and a ``copy`` keeps it.
     keeps_actions: bool
-    #: What the bots remember about this game, per seat (their trade proposals, auction limits). Not part of
-    #: the state: never in ``snapshot``, saves or replays, and a ``copy`` starts with none.
-    bot_memory: dict[int, Any]
 
     @property
     def is_over(self) -> bool:
@@ -402,7 +394,6 @@ class GameState:
         self.start_events = other.start_events
         self.reported = other.reported
         self.holdings_log = []
-        self.engine_only = other.engine_only
         self.keeps_actions = other.keeps_actions
 
     def emit(self, kind: EventType, **data: Any) -> None:

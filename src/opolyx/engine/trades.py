@@ -118,6 +118,13 @@ def check_trade_items(game: GameState, proposer: int, recipient: int, give: Offe
                 raise IllegalAction("has_buildings", "only companies without buildings can be traded")
 
 
+def may_offer(game: GameState, seat: int, i: int, group: tuple[int, ...] | None = None) -> bool:
+    """Whether ``seat`` may put square ``i`` into a trade: ``check_trade_items``'s tests of one company (only
+    companies are ever owned). ``group`` is ``holdings.street_group(game, i)`` when the caller has it."""
+    return ((who := game.owner[i]) is not None and who == seat and i not in game.murabaha
+            and not holdings.group_has_buildings(game, i, group))
+
+
 def lapse_invalid(game: GameState) -> None:
     """Offers lapse at once when they become invalid or unfair (run after every accepted action)."""
     if not game.trades:

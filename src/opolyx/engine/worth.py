@@ -37,10 +37,12 @@ def liquidation_value(game: GameState, seat: int) -> int:
     total = game.players[seat].cash
     squares = game.board.squares
     sell_pct = game.rules.sell_back_percent
+    owner, level, mortgaged, murabaha = game.owner, game.level, game.mortgaged, game.murabaha
     for i in game.board.companies:
-        if (who := game.owner[i]) is None or who != seat:
+        if (who := owner[i]) is None or who != seat:
             continue
-        total += game.level[i] * squares[i].level_cost * sell_pct // 100
-        if not game.mortgaged[i] and i not in game.murabaha:
+        if level[i]:
+            total += level[i] * squares[i].level_cost * sell_pct // 100
+        if not mortgaged[i] and i not in murabaha:
             total += squares[i].mortgage_value
     return total

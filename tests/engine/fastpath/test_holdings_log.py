@@ -1,5 +1,5 @@
 """``Game.holdings_log`` names every company whose owner, level or mortgage the rule modules change (docs/engine.md
-"Fast path"). While the bot loop plays a game (``engine_only``) the bots' tables read the companies it names
+"Fast path"). While the bot loop plays a game (``heuristics.trust_log``) the bots' tables read the companies it names
 instead of comparing the 40-square lists, so a change it missed would leave a bot judging a board that is no
 longer there."""
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import opolyx
 from opolyx import Game
-from opolyx.bots import derive_seed, play_game
+from opolyx.bots import derive_seed, heuristics, play_game
 from opolyx.bots.heuristics import board_info, derived
 from opolyx.engine.state import ALL_SQUARES
 from opolyx.rules import mode_names
@@ -71,18 +71,20 @@ def test_every_change_in_random_legal_play_is_logged(mode: str, seed: int, steps
 
 
 def test_the_loop_trusts_the_log_only_while_it_plays() -> None:
-    """``engine_only`` is on while ``play_game`` plays (and in copies made then), off in the game it returns:
-    a test or tool changing that game's squares directly is then seen by the bots' tables as before."""
+    """The bots trust a game's log while ``play_game`` plays it (not copies made by anyone else), and no longer
+    once it is given back: a test or tool changing that game's squares directly is then seen by the bots'
+    tables as before."""
     seen: list[bool] = []
 
     def look(game: Game, _events: object) -> None:
-        seen.append(game.engine_only)
-        seen.append(game.copy().engine_only)
+        seen.append(game in heuristics._LOGGED)
+        seen.append(game.copy() in heuristics._LOGGED)
 
     game = play_game("classic", 4, 3, ["normal"] * 4, on_events=look, rules={"round_limit": 20})
     assert seen[:2] == [False, False]  # the start events come before the loop takes the game
-    assert all(seen[2:])
-    assert game.engine_only is False
+    assert all(seen[2::2]) and not any(seen[3::2])
+    assert game not in heuristics._LOGGED
+    assert not heuristics._LOGGED  # nor any look-ahead copy
     info = board_info(game.board)
     before = derived(game, info)
     square = next(i for i in info.companies if game.owner[i] is None or game.owner[i] != 0)
