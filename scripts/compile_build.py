@@ -46,6 +46,7 @@ MODULES = (
     "opolyx/bots/normal.py",
     "opolyx/bots/hard.py",
     "opolyx/bots/loop.py",
+    "opolyx/bots/strengths.py",
     "opolyx/sim/stats.py",
 )
 

@@ -182,3 +182,12 @@ class BaseBot:
             if a["type"] not in ("resign", "propose_trade"):
                 return a
         raise NothingToDo(f"seat {seat} has no action but resigning")
+
+
+def next_seat(game: Game) -> int:
+    """Who moves next in the reference loop: an offer's recipient first, else the game's actor."""
+    if game.trades:
+        return next(iter(game.trades.values())).recipient
+    actor = game.actor()
+    assert actor is not None
+    return actor

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Final
 
-from opolyx.bots.base import Action, memory
+from opolyx.bots.base import Action, memory, next_seat
 from opolyx.bots.heuristics import (
     BoardInfo,
     board_info,
@@ -37,7 +37,6 @@ from opolyx.bots.heuristics import (
     standing,
     trust_log,
 )
-from opolyx.bots.loop import next_seat
 from opolyx.bots.normal import NormalBot
 from opolyx.engine.state import Offer
 from opolyx.engine.teams import allies

@@ -13,8 +13,9 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from opolyx.bots.base import Action, BaseBot, Bot, forget
+from opolyx.bots.base import Action, BaseBot, Bot, forget, next_seat
 from opolyx.bots.heuristics import distrust_log, trust_log
+from opolyx.bots.strengths import make_bot
 from opolyx.engine.game import Game, new_game
 
 Event = dict[str, Any]
@@ -83,15 +84,6 @@ def check_legal(game: Game, seat: int, action: Action) -> None:
         raise BotError(f"seat {seat} proposed an unfair trade: {action!r}")
 
 
-def next_seat(game: Game) -> int:
-    """Who moves next in the reference loop: an offer's recipient first, else the game's actor."""
-    if game.trades:
-        return next(iter(game.trades.values())).recipient
-    actor = game.actor()
-    assert actor is not None
-    return actor
-
-
 def play_game(
     mode: str,
     seats: int,
@@ -117,7 +109,6 @@ def play_game(
     engine steps instead of milliseconds. Without ``keep_actions`` the game keeps no log of its actions
     (``Game.keeps_actions``): for a caller that reads only the events and the result, never a save.
     """
-    from opolyx.bots import make_bot
 
     if len(strengths) != seats and bots is None:
         raise ValueError(f"{seats} seats need {seats} strengths, got {len(strengths)}")
