@@ -52,12 +52,19 @@ def table(database: TestDatabase, tmp_path: Path) -> Iterator[Callable[..., Thre
 
 
 def _grant(
-    database: TestDatabase, user_id: str, *, level: int | None = None, card: tuple[int, str] | None = None
+    database: TestDatabase,
+    user_id: str,
+    *,
+    level: int | None = None,
+    card: tuple[int, str] | None = None,
+    email: str | None = None,
 ) -> None:
     async def edit(store: SqlStore) -> None:
         async with store.engine.begin() as conn:
             if level is not None:
                 await conn.execute(sa.update(users).where(users.c.id == user_id).values(level=level))
+            if email is not None:  # as if the guest had signed in with this address: an account
+                await conn.execute(sa.update(users).where(users.c.id == user_id).values(email=email))
             if card is not None:
                 await conn.execute(
                     sa.insert(cards).values(
@@ -114,7 +121,7 @@ def test_a_vip_account_is_offered_murabaha_in_halal(table: Callable[..., ThreadS
     server = table([(1, 2), (2, 3)])
     ann, bob, room = _two_at_a_table(server, "halal")
     try:
-        _grant(database, ann.id, level=10)
+        _grant(database, ann.id, level=10, email="ann@example.org")
         snap = _start(ann, bob, room)
         assert [p["vip"] for p in snap["game"]["players"]] == [True, False]
         landed = _act(ann, {"type": "roll"}, 1)
@@ -123,6 +130,24 @@ def test_a_vip_account_is_offered_murabaha_in_halal(table: Callable[..., ThreadS
         bob_landed = _act(bob, {"type": "roll"}, 3)
         assert {"type": "buy"} in bob_landed["legal"]
         assert {"type": "buy_murabaha"} not in bob_landed["legal"], "below level 10: no Murabaha"
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_a_guest_at_level_ten_is_not_vip(table: Callable[..., ThreadServer], database: TestDatabase) -> None:
+    """SPEC.md 19: VIP is for accounts. A farmer who levels a guest to 10 gets no Murabaha and no badge."""
+    server = table([(1, 2), (2, 3)])
+    ann, bob, room = _two_at_a_table(server, "halal")
+    try:
+        _grant(database, ann.id, level=10)
+        profile = ann.http.get("/api/profile").json()
+        assert profile["user"]["level"] == 10 and profile["vip"] is False
+        snap = _start(ann, bob, room)
+        assert [p["vip"] for p in snap["game"]["players"]] == [False, False]
+        landed = _act(ann, {"type": "roll"}, 1)
+        assert {"type": "buy"} in landed["legal"]
+        assert {"type": "buy_murabaha"} not in landed["legal"], "a guest never gets Murabaha"
     finally:
         ann.close()
         bob.close()

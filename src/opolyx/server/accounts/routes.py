@@ -184,7 +184,7 @@ async def _profile(svc: Svc, user: UserRecord) -> ProfileOut:
         user=await user_out(svc, user),
         email=user.email,
         rank=rank_for(level, rules),
-        vip=is_vip(level, rules),
+        vip=is_vip(level, rules, account=user.email is not None),
         level_xp=xp_for_level(level, rules),
         next_level_xp=xp_for_level(level + 1, rules) if level < rules.level_cap else None,
         wins=user.wins,
