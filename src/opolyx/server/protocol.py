@@ -281,6 +281,14 @@ class ReplayAction(BaseModel):
     events: list[dict[str, Any]] | None = Field(default=None, description="With ?events=true: what it caused.")
 
 
+class SeedCommitted(BaseModel):
+    type: Literal["seed_committed"] = "seed_committed"
+    algorithm: Literal["sha256"]
+    commitment: str = Field(
+        description='hex sha256 of "opolyx-seed-v1:<seed>:<nonce>", published before the first roll.'
+    )
+
+
 class SeedRevealed(BaseModel):
     type: Literal["seed_revealed"] = "seed_revealed"
     algorithm: Literal["sha256"]
@@ -317,7 +325,10 @@ class SeenEvent(Strict):
 
 class VerifyIn(Strict):
     commitment: str | None = Field(
-        default=None, max_length=128, description="The commitment your client saw in the game's first event."
+        default=None,
+        max_length=128,
+        description="The commitment your client saw when the game started (required: null or missing is the "
+        "error `commitment_required`; the server never judges its own commitment against itself).",
     )
     seen: list[SeenEvent] = Field(default_factory=list, max_length=5000, description="Events your client showed.")
 
@@ -407,6 +418,11 @@ class SnapshotOut(BaseModel):
     )
     progression: list[SeatXpOut] | None = Field(
         default=None, description="Once the game is over: each person's XP, level-up and card drops."
+    )
+    fairness: SeedCommitted | None = Field(
+        default=None,
+        description="Fair dice: the seed's commitment, in every snapshot from the start on (null before start), so "
+        "a late or reloading viewer has it too. Keep the first one you saw and check against that.",
     )
     ref: Ref | None = None
 
