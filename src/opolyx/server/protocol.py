@@ -383,8 +383,27 @@ class CardDropOut(BaseModel):
     square: int
     rarity: Literal["common", "uncommon", "rare", "epic", "legendary"]
     level: int = Field(description="The level whose drop this is.")
-    seed: int = Field(description="The account's drop seed: the card can be re-drawn from (seed, level).")
+    seed: int = Field(
+        description="The seed this drop was drawn from, revealed with it: the card is re-drawn from (seed, level). "
+        "The account's later drops come from a fresh seed."
+    )
     game_id: str | None
+    nonce: str | None = Field(
+        default=None, description="In the profile: the nonce the seed was committed with before the drop."
+    )
+    commitment: str | None = Field(
+        default=None,
+        description='In the profile: hex sha256 of "opolyx-drop-seed-v1:<seed>:<nonce>", the commitment the profile '
+        "showed as `next_drops` before this drop was made.",
+    )
+
+
+class DropSeedCommitment(BaseModel):
+    algorithm: Literal["sha256"] = "sha256"
+    commitment: str = Field(
+        description='hex sha256 of "opolyx-drop-seed-v1:<seed>:<nonce>" for the seed of the drops not yet made; the '
+        "seed and nonce are revealed with those drops (their cards' `seed`, `nonce`, `commitment`)."
+    )
 
 
 class SeatXpOut(BaseModel):
