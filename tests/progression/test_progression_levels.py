@@ -68,7 +68,8 @@ def test_rank_boundaries(level: int, rank: str) -> None:
 
 
 def test_vip_from_level_ten() -> None:
-    assert not is_vip(9) and is_vip(10) and is_vip(50)
+    assert not is_vip(9, account=True) and is_vip(10, account=True) and is_vip(50, account=True)
+    assert not is_vip(10, account=False) and not is_vip(50, account=False), "guests are never VIP"
 
 
 def test_drop_levels_are_3_5_7_10_and_every_fifth_after() -> None:

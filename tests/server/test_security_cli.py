@@ -98,13 +98,21 @@ def test_verify_a_replay_file(tmp_path: Path, server: ThreadServer, people: Call
     from test_security_findings import _finished_game
 
     ann = people("Ann")
-    rid = _finished_game(ann)["room"]["id"]
+    game = _finished_game(ann)
+    rid = game["room"]["id"]
+    seen_at_start = game["seen"][0]["event"]["commitment"]
     replay = ann.http.get(f"/games/{rid}/replay?events=true").json()
     good = tmp_path / "good.json"
     good.write_text(json.dumps(replay))
-    r = _opolyx(tmp_path, "verify", str(good))
+    r = _opolyx(tmp_path, "verify", str(good), "--commitment", seen_at_start)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "verdict: fair" in r.stdout and "dice rolls" in r.stdout
+    r = _opolyx(tmp_path, "verify", str(good), "--server", server.base)
+    assert r.returncode == 0 and "verdict: fair" in r.stdout, r.stdout + r.stderr
+    # The commitment inside the file proves nothing on its own: one line, not verified.
+    r = _opolyx(tmp_path, "verify", str(good))
+    assert r.returncode == 1 and r.stdout.startswith("not verified:") and len(r.stdout.splitlines()) == 1, r.stdout
+    assert "--commitment" in r.stdout and "--server" in r.stdout
     # A die the server showed differently from what the seed gives.
     for step in replay["actions"]:
         for event in step["events"]:
@@ -112,11 +120,34 @@ def test_verify_a_replay_file(tmp_path: Path, server: ThreadServer, people: Call
                 event["dice"] = [7, 7]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(replay))
-    r = _opolyx(tmp_path, "verify", str(bad))
+    r = _opolyx(tmp_path, "verify", str(bad), "--commitment", seen_at_start)
     assert r.returncode == 1 and "NOT VERIFIED" in r.stdout and "dice or cards" in r.stdout
     # A commitment other than the one the table saw.
     r = _opolyx(tmp_path, "verify", str(good), "--commitment", "ab" * 32)
     assert r.returncode == 1 and "DOES NOT MATCH" in r.stdout
+    r = _opolyx(tmp_path, "verify", str(good), "--commitment", "ab" * 32, "--server", server.base)
+    assert r.returncode == 1 and r.stdout.startswith("not verified:")
     (tmp_path / "junk.json").write_text("{")
     r = _opolyx(tmp_path, "verify", str(tmp_path / "junk.json"))
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_a_forged_replay_is_not_called_fair(
+    tmp_path: Path, server: ThreadServer, people: Callable[[str], Person]
+) -> None:
+    """A cheater's file: a new seed, a game played from it, and the new seed's own commitment inside. It
+    agrees with itself, so only a commitment from outside the file can expose it."""
+    from test_security_findings import _finished_game, forged_replay
+
+    ann = people("Ann")
+    game = _finished_game(ann)
+    rid = game["room"]["id"]
+    forged = forged_replay(ann.http.get(f"/games/{rid}/replay?events=true").json())
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    r = _opolyx(tmp_path, "verify", str(path))
+    assert r.returncode == 1 and "not verified" in r.stdout and "fair" not in r.stdout.replace("unfair", ""), r.stdout
+    r = _opolyx(tmp_path, "verify", str(path), "--server", server.base)
+    assert r.returncode == 1 and "DOES NOT MATCH" in r.stdout and "NOT VERIFIED" in r.stdout, r.stdout
+    r = _opolyx(tmp_path, "verify", str(path), "--commitment", game["seen"][0]["event"]["commitment"])
+    assert r.returncode == 1 and "NOT VERIFIED" in r.stdout

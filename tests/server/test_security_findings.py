@@ -343,6 +343,67 @@ def test_seed_is_committed_first_and_revealed_at_the_end(server: ThreadServer, p
     assert not report["ok"] and not report["commitment_ok"]
 
 
+def forged_replay(replay: dict[str, Any], seed: int = 424242) -> dict[str, Any]:
+    """What a cheater would hand around: a whole game of their own making, from a new seed, with that seed's
+    own matching commitment inside the file. It agrees with itself; only an outside commitment exposes it."""
+    import opolyx.engine
+
+    nonce = "c0ffee" * 5 + "00"
+    game = opolyx.engine.new_game(replay["mode"], len(replay["players"]), seed, seat_info=replay["seat_info"])
+    start_events = list(game.start_events)
+    actions: list[dict[str, Any]] = []
+    for seq in range(1, 30):
+        seat = game.actor()
+        legal = [a for a in game.legal_actions(seat) if a["type"] not in ("resign", "propose_trade")]
+        if game.result is not None or not legal:
+            break
+        actions.append({"seq": seq, "seat": seat, "action": legal[0], "events": game.apply(seat, legal[0])})
+    forged = dict(replay, fairness=fairness.revealed_event(seed, nonce), actions=actions, start_events=start_events)
+    forged.update(total_actions=len(actions), result=None)
+    assert fairness.verify(forged, opolyx.engine).ok, "the forgery is consistent with its own commitment"
+    return forged
+
+
+def test_every_snapshot_carries_the_commitment(server: ThreadServer, people: Callable[[str], Person]) -> None:
+    """A late or reloading viewer never receives the first event once the history has moved on: the
+    commitment comes with every snapshot instead, equal to the one published at the start."""
+    ann, bob = people("Ann"), people("Bob")
+    room = ann.create("classic", 2)
+    ann.post(f"/api/rooms/{room['id']}/bots", {"strength": "easy"})
+    ann.connect(room["id"])
+    assert ann.recv_until("snapshot")["fairness"] is None, "no seed before the start"
+    ann.post(f"/api/rooms/{room['id']}/start")
+    snap = ann.recv_until("snapshot")
+    first = next(h["event"] for h in snap["history"] if h["event"]["type"] == "seed_committed")
+    assert snap["fairness"]["commitment"] == first["commitment"]
+    bob.connect(room["id"])  # a spectator arriving later
+    assert bob.recv_until("snapshot")["fairness"] == {k: first[k] for k in ("type", "algorithm", "commitment")}
+    ann.disconnect()
+    ann.connect(room["id"])  # a reload
+    assert ann.recv_until("snapshot")["fairness"]["commitment"] == first["commitment"]
+
+
+def test_the_verify_endpoint_never_judges_its_own_commitment(
+    server: ThreadServer, people: Callable[[str], Person]
+) -> None:
+    """The button once sent null when its log had lost the first event, and the server then checked its own
+    commitment against itself: "ok" for anything. Null or missing is now an error with a stable code."""
+    ann = people("Ann")
+    game = _finished_game(ann)
+    rid, seen = game["room"]["id"], game["seen"]
+    for body in ({"commitment": None, "seen": seen}, {"seen": seen}, {"commitment": ""}):
+        r = ann.post(f"/api/games/{rid}/verify", body)
+        assert r.status_code == 422 and r.json()["code"] == "commitment_required", (body, r.text)
+    # A wholly forged replay (new seed, its own matching commitment) shown as if the table had seen it.
+    replay = ann.http.get(f"/games/{rid}/replay?events=true").json()
+    forged = forged_replay(replay)
+    forged_seen = [{"seq": a["seq"], "event": e} for a in forged["actions"] for e in a["events"]]
+    report = ann.post(
+        f"/api/games/{rid}/verify", {"commitment": forged["fairness"]["commitment"], "seen": forged_seen}
+    ).json()
+    assert not report["ok"] and not report["commitment_ok"], report
+
+
 def test_hostile_paths_and_bodies_get_clean_refusals(server: ThreadServer, people: Callable[[str], Person]) -> None:
     """NUL in an id or code (PostgreSQL errors on NUL), ids of any length, huge and broken bodies."""
     ann = people("Ann")

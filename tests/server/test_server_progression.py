@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 import threading
 from collections.abc import Callable, Iterator
@@ -16,8 +17,8 @@ from server_kit import Person, Table, test_settings
 
 import opolyx.engine
 from live_server import ThreadServer
-from opolyx.progression import game_xp
-from opolyx.storage import SqlStore
+from opolyx.progression import Credit, draw_card, game_xp
+from opolyx.storage import NewRoom, SeatRecord, SqlStore
 from opolyx.storage.tables import cards, users
 from opolyx.storage.testing import TestDatabase
 
@@ -52,12 +53,19 @@ def table(database: TestDatabase, tmp_path: Path) -> Iterator[Callable[..., Thre
 
 
 def _grant(
-    database: TestDatabase, user_id: str, *, level: int | None = None, card: tuple[int, str] | None = None
+    database: TestDatabase,
+    user_id: str,
+    *,
+    level: int | None = None,
+    card: tuple[int, str] | None = None,
+    email: str | None = None,
 ) -> None:
     async def edit(store: SqlStore) -> None:
         async with store.engine.begin() as conn:
             if level is not None:
                 await conn.execute(sa.update(users).where(users.c.id == user_id).values(level=level))
+            if email is not None:  # as if the guest had signed in with this address: an account
+                await conn.execute(sa.update(users).where(users.c.id == user_id).values(email=email))
             if card is not None:
                 await conn.execute(
                     sa.insert(cards).values(
@@ -114,7 +122,7 @@ def test_a_vip_account_is_offered_murabaha_in_halal(table: Callable[..., ThreadS
     server = table([(1, 2), (2, 3)])
     ann, bob, room = _two_at_a_table(server, "halal")
     try:
-        _grant(database, ann.id, level=10)
+        _grant(database, ann.id, level=10, email="ann@example.org")
         snap = _start(ann, bob, room)
         assert [p["vip"] for p in snap["game"]["players"]] == [True, False]
         landed = _act(ann, {"type": "roll"}, 1)
@@ -123,6 +131,24 @@ def test_a_vip_account_is_offered_murabaha_in_halal(table: Callable[..., ThreadS
         bob_landed = _act(bob, {"type": "roll"}, 3)
         assert {"type": "buy"} in bob_landed["legal"]
         assert {"type": "buy_murabaha"} not in bob_landed["legal"], "below level 10: no Murabaha"
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_a_guest_at_level_ten_is_not_vip(table: Callable[..., ThreadServer], database: TestDatabase) -> None:
+    """SPEC.md 19: VIP is for accounts. A farmer who levels a guest to 10 gets no Murabaha and no badge."""
+    server = table([(1, 2), (2, 3)])
+    ann, bob, room = _two_at_a_table(server, "halal")
+    try:
+        _grant(database, ann.id, level=10)
+        profile = ann.http.get("/api/profile").json()
+        assert profile["user"]["level"] == 10 and profile["vip"] is False
+        snap = _start(ann, bob, room)
+        assert [p["vip"] for p in snap["game"]["players"]] == [False, False]
+        landed = _act(ann, {"type": "roll"}, 1)
+        assert {"type": "buy"} in landed["legal"]
+        assert {"type": "buy_murabaha"} not in landed["legal"], "a guest never gets Murabaha"
     finally:
         ann.close()
         bob.close()
@@ -195,3 +221,69 @@ def test_bots_earn_nothing_and_a_lone_person_neither(server: ThreadServer, peopl
     mine = over["progression"][0]
     assert mine["xp"] == 0 and mine["refused"] in ("too_few_people", "short_game")
     assert ann.http.get("/api/profile").json()["user"]["xp"] == 0
+
+
+# --- drop seeds: commit now, reveal at the drop ----------------------------------------------------------
+
+
+def _finish_with_xp(database: TestDatabase, user_id: str, game_id: str, xp: int) -> None:
+    """A finished game that credits ``xp`` to the person (booked as the server books any game)."""
+
+    async def run(store: SqlStore) -> None:
+        await store.create_room(NewRoom(game_id, None, "classic", 2, True, user_id, "x"))
+        await store.take_seat(game_id, 1, user_id=None, bot="easy", name="Bot")
+        seats = [SeatRecord(0, user_id, None, "Ann"), SeatRecord(1, None, "easy", "Bot")]
+        await store.start_game(game_id, seed=1, seats=seats, seat_info=[{}, {}])
+        await store.finish_game(game_id, None, [Credit(0, user_id, xp, {"total": xp}, False)])
+
+    with_store(database, run)
+
+
+def _secret_seed(database: TestDatabase, user_id: str) -> int:
+    async def read(store: SqlStore) -> int:
+        async with store.engine.connect() as conn:
+            return int((await conn.execute(sa.select(users.c.drop_seed).where(users.c.id == user_id))).scalar_one())
+
+    return int(with_store(database, read))
+
+
+def _outsider_commitment(seed: int, nonce: str) -> str:
+    """What anyone can compute from a revealed drop, without the server's code (docs/accounts.md)."""
+    return hashlib.sha256(f"opolyx-drop-seed-v1:{seed}:{nonce}".encode()).hexdigest()
+
+
+def test_the_profile_cannot_foretell_the_next_drop_and_each_drop_verifies(
+    server: ThreadServer, database: TestDatabase, people: Callable[[str], Person]
+) -> None:
+    """A farmer read a card's seed on /api/profile and re-drew the coming drops with it. Now the profile
+    shows only a commitment to the seed of drops not yet made, and a drop reveals the seed it came from,
+    hashing to the commitment shown before it; the drops after it come from a fresh secret seed."""
+    ann = people("Ann")
+
+    def responses() -> str:
+        return " ".join(
+            ann.http.get(path).text for path in ("/api/profile", "/api/session", "/api/leaderboard", "/api/rooms")
+        )
+
+    before = ann.http.get("/api/profile").json()
+    promised = before["next_drops"]["commitment"]
+    secret = _secret_seed(database, ann.id)
+    assert str(secret) not in responses(), "the seed of future drops never leaves the server"
+
+    _finish_with_xp(database, ann.id, "g-drop-3", 325)  # level 3: a drop
+    after = ann.http.get("/api/profile").json()
+    (card,) = after["cards"]
+    assert card["level"] == 3 and card["seed"] == secret, "the drop reveals the seed it was drawn from"
+    assert card["commitment"] == promised == _outsider_commitment(card["seed"], card["nonce"])
+    redrawn = draw_card(card["seed"], 3)
+    assert (redrawn.square, redrawn.rarity) == (card["square"], card["rarity"])
+    # The revealed seed tells nothing of the next drop: that one comes from a fresh, secret seed.
+    fresh = _secret_seed(database, ann.id)
+    assert fresh != secret and str(fresh) not in responses()
+    assert after["next_drops"]["commitment"] not in (promised, None)
+
+    _finish_with_xp(database, ann.id, "g-drop-5", 1000 - 325)  # level 5: the next drop
+    cards = {c["level"]: c for c in ann.http.get("/api/profile").json()["cards"]}
+    assert cards[5]["seed"] == fresh and cards[5]["seed"] != card["seed"]
+    assert cards[5]["commitment"] == after["next_drops"]["commitment"]
+    assert cards[5]["commitment"] == _outsider_commitment(cards[5]["seed"], cards[5]["nonce"])

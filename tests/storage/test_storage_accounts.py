@@ -220,3 +220,42 @@ async def test_private_meetings_count_finished_private_games_of_a_pair(store: St
     assert await store.private_meetings("a", ["b"], since) == 2
     assert await store.private_meetings("a", ["c"], since) == 0
     assert await store.private_meetings("a", ["b"], _now() + timedelta(seconds=5)) == 0
+
+
+async def test_a_drop_spends_its_seed_and_the_next_drops_get_a_fresh_secret_one(store: Store) -> None:
+    """Commit now, reveal at the drop: the seed a drop reveals is never drawn from again."""
+    for u in ("a", "b"):
+        await store.create_user(u, u.upper(), "en")
+    first = await store.next_drop_seed("a")
+    assert first is not None and await store.next_drop_seed("a") == first, "stable until a drop"
+    assert await store.next_drop_seed("nobody") is None
+    await _game(store, "g1", ["a", "b"])
+    awards = await store.finish_game("g1", None, [_credit(0, "a", 325)])
+    assert [c.seed for c in awards[0].drops] == [first]
+    second = await store.next_drop_seed("a")
+    assert second is not None and second != first
+    await _game(store, "g2", ["a", "b"])
+    await store.finish_game("g2", None, [_credit(0, "a", 10)])  # no drop: the seed stays
+    assert await store.next_drop_seed("a") == second
+
+
+async def test_an_account_whose_seed_a_card_revealed_gets_a_fresh_one(store: Store) -> None:
+    """Accounts from before seeds were spent: their cards all showed the one seed of every later drop."""
+    import sqlalchemy as sa
+
+    from opolyx.storage.tables import users
+
+    for u in ("a", "b"):
+        await store.create_user(u, u.upper(), "en")
+    await _game(store, "g1", ["a", "b"])
+    (award,) = await store.finish_game("g1", None, [_credit(0, "a", 325)])
+    shown = award.drops[0].seed
+    assert isinstance(store, SqlStore)
+    async with store.engine.begin() as conn:  # as the old server stored it: the revealed seed kept
+        await conn.execute(sa.update(users).where(users.c.id == "a").values(drop_seed=shown))
+    assert await store.next_drop_seed("a") not in (shown, None)
+    async with store.engine.begin() as conn:
+        await conn.execute(sa.update(users).where(users.c.id == "a").values(drop_seed=shown))
+    await _game(store, "g2", ["a", "b"])
+    (award,) = await store.finish_game("g2", None, [_credit(0, "a", 1000 - 325)])
+    assert [c.level for c in award.drops] == [5] and award.drops[0].seed != shown

@@ -8,12 +8,20 @@ progression rule lives here; the server gathers the facts and the store writes w
 - ``farming``: who earns nothing from a game, and why.
 - ``credits``: a finished game's credits (XP or refusal per person), with the rounds seats went out in.
 - ``booking``: what a credit does to an account (daily cap, levels, card drops, wins), and merging a guest.
-- ``levels``, ``drops``: levels, ranks and VIP; the card drawn at a drop level.
+- ``levels``, ``drops``: levels, ranks and VIP; the card drawn at a drop level, and
+  the commitment to the seed of drops not yet made.
 """
 
 from opolyx.progression.booking import Booking, Credit, Standing, Totals, merged
 from opolyx.progression.credits import Person, game_credits, out_rounds
-from opolyx.progression.drops import CardDrop, draw_card, drop_levels_between, rarity_weights
+from opolyx.progression.drops import (
+    CardDrop,
+    draw_card,
+    drop_levels_between,
+    drop_nonce,
+    rarity_weights,
+    seed_commitment,
+)
 from opolyx.progression.farming import SeatFacts, refusal
 from opolyx.progression.levels import is_vip, level_for, rank_for, xp_for_level
 from opolyx.progression.table import ProgressionRules, load_progression
@@ -31,6 +39,7 @@ __all__ = [
     "XpParts",
     "draw_card",
     "drop_levels_between",
+    "drop_nonce",
     "game_credits",
     "game_xp",
     "is_vip",
@@ -41,5 +50,6 @@ __all__ = [
     "rank_for",
     "rarity_weights",
     "refusal",
+    "seed_commitment",
     "xp_for_level",
 ]

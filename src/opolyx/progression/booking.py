@@ -28,7 +28,8 @@ class Standing:
     xp: int
     level: int
     wins: int
-    # The account's own card seed: every drop is re-drawable from (seed, level).
+    # The seed of the account's next drops (secret until they are made): each is re-drawable from
+    # (seed, level), and the seed is revealed with them.
     drop_seed: int
     # XP already booked to the account within the daily cap's window (since ``Credit.cap_since``).
     xp_today: int = 0
@@ -43,6 +44,13 @@ class Totals:
     wins: int
     # The cards of the levels reached, drawn from the standing's ``drop_seed``.
     drops: tuple[CardDrop, ...] = field(default_factory=tuple)
+
+    @property
+    def seed_spent(self) -> bool:
+        """Drops reveal the seed they were drawn from (so anyone can check them), and a revealed seed
+        would tell every later drop: once a booking makes any, the account's next drops need a fresh,
+        secret seed (opolyx.progression.drops)."""
+        return bool(self.drops)
 
 
 @dataclass(frozen=True, slots=True)

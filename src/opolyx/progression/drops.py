@@ -2,10 +2,20 @@
 
 The draw for a level depends only on (seed, level): replaying it later gives the same company and
 rarity, whatever else happened in between.
+
+Commit now, reveal at the drop: an account's seed for the drops still to come is secret (knowing it
+tells every future card, so a farmer could pick which guests to merge by their coming rare cards); the
+profile shows only its commitment, ``sha256("opolyx-drop-seed-v1:<seed>:<nonce>")``. A drop reveals the
+seed and nonce it was drawn from, so anyone can re-draw the card and check it against the commitment
+published before; the account then draws a fresh seed for the drops after it (``Totals.seed_spent``).
+The nonce is derived from the server's secret and the seed (HMAC), so a 62-bit seed cannot be found by
+hashing every candidate, and it needs no storage.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from dataclasses import dataclass
 
@@ -51,3 +61,17 @@ def draw_card(seed: int, level: int, rules: ProgressionRules | None = None) -> C
     weights = rarity_weights(level, rules)
     rarity = rng.choices([name for name, _ in weights], weights=[w for _, w in weights])[0]
     return CardDrop(level, square, rarity)
+
+
+SEED_ALGORITHM = "sha256"
+
+
+def drop_nonce(secret: str, seed: int) -> str:
+    """The nonce a drop seed is committed with: derived from the server's secret, so nobody without it
+    can test candidate seeds against a commitment."""
+    return hmac.new(secret.encode(), f"opolyx-drop-seed:{seed}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def seed_commitment(seed: int, nonce: str) -> str:
+    """What the profile publishes before the drops drawn from ``seed``; revealed seed and nonce hash to it."""
+    return hashlib.sha256(f"opolyx-drop-seed-v1:{seed}:{nonce}".encode()).hexdigest()

@@ -1,4 +1,4 @@
-"""Levels from total XP (50·n·(n−1) to reach level n, capped), the nine ranks, and VIP."""
+"""Levels from total XP (50·n·(n−1) to reach level n, capped), the nine ranks, and VIP (accounts only)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ def rank_for(level: int, rules: ProgressionRules | None = None) -> str:
     return rank
 
 
-def is_vip(level: int, rules: ProgressionRules | None = None) -> bool:
+def is_vip(level: int, rules: ProgressionRules | None = None, *, account: bool) -> bool:
+    """VIP (SPEC.md 19): an account (signed in with an address) at the VIP level or above. A guest is
+    never VIP, whatever its level: guest XP is easy to farm, and the perk belongs to accounts."""
     rules = rules or load_progression()
-    return level >= rules.vip_level
+    return account and level >= rules.vip_level

@@ -51,6 +51,8 @@ INVALID_SEATS = "invalid_seats"
 NOT_A_BOT = "not_a_bot"
 GAME_NOT_FINISHED = "game_not_finished"
 RATE_LIMITED = "rate_limited"
+# Fair dice: the verify endpoint needs the commitment the client saw; it never judges its own against itself.
+COMMITMENT_REQUIRED = "commitment_required"
 # Accounts (docs/accounts.md)
 LINK_INVALID = "link_invalid"
 LINK_USED = "link_used"

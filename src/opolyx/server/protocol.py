@@ -281,6 +281,14 @@ class ReplayAction(BaseModel):
     events: list[dict[str, Any]] | None = Field(default=None, description="With ?events=true: what it caused.")
 
 
+class SeedCommitted(BaseModel):
+    type: Literal["seed_committed"] = "seed_committed"
+    algorithm: Literal["sha256"]
+    commitment: str = Field(
+        description='hex sha256 of "opolyx-seed-v1:<seed>:<nonce>", published before the first roll.'
+    )
+
+
 class SeedRevealed(BaseModel):
     type: Literal["seed_revealed"] = "seed_revealed"
     algorithm: Literal["sha256"]
@@ -317,7 +325,10 @@ class SeenEvent(Strict):
 
 class VerifyIn(Strict):
     commitment: str | None = Field(
-        default=None, max_length=128, description="The commitment your client saw in the game's first event."
+        default=None,
+        max_length=128,
+        description="The commitment your client saw when the game started (required: null or missing is the "
+        "error `commitment_required`; the server never judges its own commitment against itself).",
     )
     seen: list[SeenEvent] = Field(default_factory=list, max_length=5000, description="Events your client showed.")
 
@@ -372,8 +383,27 @@ class CardDropOut(BaseModel):
     square: int
     rarity: Literal["common", "uncommon", "rare", "epic", "legendary"]
     level: int = Field(description="The level whose drop this is.")
-    seed: int = Field(description="The account's drop seed: the card can be re-drawn from (seed, level).")
+    seed: int = Field(
+        description="The seed this drop was drawn from, revealed with it: the card is re-drawn from (seed, level). "
+        "The account's later drops come from a fresh seed."
+    )
     game_id: str | None
+    nonce: str | None = Field(
+        default=None, description="In the profile: the nonce the seed was committed with before the drop."
+    )
+    commitment: str | None = Field(
+        default=None,
+        description='In the profile: hex sha256 of "opolyx-drop-seed-v1:<seed>:<nonce>", the commitment the profile '
+        "showed as `next_drops` before this drop was made.",
+    )
+
+
+class DropSeedCommitment(BaseModel):
+    algorithm: Literal["sha256"] = "sha256"
+    commitment: str = Field(
+        description='hex sha256 of "opolyx-drop-seed-v1:<seed>:<nonce>" for the seed of the drops not yet made; the '
+        "seed and nonce are revealed with those drops (their cards' `seed`, `nonce`, `commitment`)."
+    )
 
 
 class SeatXpOut(BaseModel):
@@ -407,6 +437,11 @@ class SnapshotOut(BaseModel):
     )
     progression: list[SeatXpOut] | None = Field(
         default=None, description="Once the game is over: each person's XP, level-up and card drops."
+    )
+    fairness: SeedCommitted | None = Field(
+        default=None,
+        description="Fair dice: the seed's commitment, in every snapshot from the start on (null before start), so "
+        "a late or reloading viewer has it too. Keep the first one you saw and check against that.",
     )
     ref: Ref | None = None
 

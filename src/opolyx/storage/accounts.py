@@ -167,6 +167,13 @@ class AccountStore(abc.ABC):
     async def cards_of(self, user_id: str) -> list[CardRecord]: ...
 
     @abc.abstractmethod
+    async def next_drop_seed(self, user_id: str) -> int | None:
+        """The secret seed the account's next card drops will be drawn from (None: no such account). An
+        account without one, or whose seed a drop has already revealed, is given a fresh one now, so the
+        commitment shown before a drop is the one the drop reveals. Never sent to anyone: only its
+        commitment is (opolyx.progression.drops)."""
+
+    @abc.abstractmethod
     async def recent_games(self, user_id: str, limit: int = 20) -> list[GameSummary]: ...
 
     @abc.abstractmethod

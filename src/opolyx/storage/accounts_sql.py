@@ -258,8 +258,8 @@ class AccountsSql:
 
     async def _standing(self, conn: Any, user_row: Any, xp_since: datetime | None) -> Standing:
         """The account's standing; with ``xp_since``, also the XP booked to it since then."""
-        # Drawn once per account and kept: every later drop is re-drawable from it (docs/accounts.md).
-        seed = int(user_row.drop_seed) if user_row.drop_seed is not None else secrets.randbits(62)
+        # Secret until a drop reveals it; a revealed one is never drawn from again (docs/accounts.md).
+        seed = await self._unrevealed_seed(conn, user_row)
         today = 0
         if xp_since is not None:
             booked = (
@@ -273,10 +273,37 @@ class AccountsSql:
         return Standing(int(user_row.xp), int(user_row.level), int(user_row.wins), seed, today)
 
     @staticmethod
+    async def _unrevealed_seed(conn: Any, user_row: Any) -> int:
+        """The account's stored drop seed, or a fresh one when it has none or a card already revealed it
+        (accounts from before seeds were spent with their drops)."""
+        if user_row.drop_seed is not None:
+            seed = int(user_row.drop_seed)
+            shown = await conn.execute(
+                sa.select(cards.c.id).where(cards.c.user_id == user_row.id, cards.c.seed == seed).limit(1)
+            )
+            if shown.first() is None:
+                return seed
+        return secrets.randbits(62)
+
+    async def next_drop_seed(self, user_id: str) -> int | None:
+        async with self.engine.begin() as conn:
+            query = users.select().where(users.c.id == user_id)
+            if conn.dialect.name == "postgresql":
+                query = query.with_for_update()
+            user = (await conn.execute(query)).first()
+            if user is None or user.deleted_at is not None:
+                return None
+            seed = await self._unrevealed_seed(conn, user)
+            if seed != user.drop_seed:
+                await conn.execute(users.update().where(users.c.id == user_id).values(drop_seed=seed))
+            return seed
+
+    @staticmethod
     async def _store_totals(
         conn: Any, user_id: str, seed: int, totals: Totals, game_id: str | None, now: datetime
     ) -> list[CardRecord]:
-        """Insert the cards dropped and write the account's new XP, level, wins and card seed."""
+        """Insert the cards dropped and write the account's new XP, level, wins and card seed: the same
+        seed, or a fresh secret one once drops have revealed it (``Totals.seed_spent``)."""
         out = []
         for drop in totals.drops:
             result = await conn.execute(
@@ -295,7 +322,12 @@ class AccountsSql:
         await conn.execute(
             users.update()
             .where(users.c.id == user_id)
-            .values(xp=totals.xp, level=totals.level, wins=totals.wins, drop_seed=seed)
+            .values(
+                xp=totals.xp,
+                level=totals.level,
+                wins=totals.wins,
+                drop_seed=secrets.randbits(62) if totals.seed_spent else seed,
+            )
         )
         return out
 

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -314,7 +315,10 @@ class SqlStore(AccountsSql, Store):
         now = _now()
         async with self.engine.begin() as conn:
             await conn.execute(
-                users.insert().values(id=user_id, nickname=nickname, language=language, created_at=now)
+                # The seed of the first card drops is drawn now, so its commitment is published before them.
+                users.insert().values(
+                    id=user_id, nickname=nickname, language=language, created_at=now, drop_seed=secrets.randbits(62)
+                )
             )
         return UserRecord(user_id, nickname, language, None, now)
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from opolyx.server.protocol import CardDropOut, Language, Nickname, Strict, UserOut
+from opolyx.server.protocol import CardDropOut, DropSeedCommitment, Language, Nickname, Strict, UserOut
 
 Avatar = Literal[
     "tophat",
@@ -93,6 +93,11 @@ class ProfileOut(BaseModel):
     next_level_xp: int | None = Field(description="Total XP of the next level; null at the cap.")
     wins: int
     cards: list[CardDropOut]
+    next_drops: DropSeedCommitment | None = Field(
+        default=None,
+        description="Only a commitment to the seed of your next card drops: the seed itself stays secret until the "
+        "drop reveals it, so nobody can foretell a card.",
+    )
     recent_games: list[RecentGameOut]
 
 

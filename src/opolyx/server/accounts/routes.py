@@ -12,7 +12,15 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 
-from opolyx.progression import is_vip, load_progression, merged, rank_for, xp_for_level
+from opolyx.progression import (
+    drop_nonce,
+    is_vip,
+    load_progression,
+    merged,
+    rank_for,
+    seed_commitment,
+    xp_for_level,
+)
 from opolyx.server import errors as E
 from opolyx.server.accounts import sessions
 from opolyx.server.accounts.identity import new_user_id
@@ -32,9 +40,9 @@ from opolyx.server.accounts.models import (
 from opolyx.server.accounts.session_routes import SIGNED_IN_HINT, session_answer, user_out
 from opolyx.server.errors import ApiError
 from opolyx.server.http.deps import ERRORS, MaybeUser, Svc, User, rate_limit
-from opolyx.server.protocol import CardDropOut, SessionOut
+from opolyx.server.protocol import CardDropOut, DropSeedCommitment, SessionOut
 from opolyx.server.text import clean_nickname
-from opolyx.storage import LeaderRow, SessionRecord, UserRecord
+from opolyx.storage import CardRecord, LeaderRow, SessionRecord, UserRecord
 from opolyx.storage.accounts import LINK_EXPIRED, LINK_USED
 
 log = logging.getLogger("opolyx.accounts")
@@ -177,18 +185,31 @@ async def sign_out_one(session_id: str, svc: Svc, user: User) -> Response:
 # --- profile -----------------------------------------------------------------------------------------------
 
 
+def _card_out(card: CardRecord, secret: str) -> CardDropOut:
+    """A made drop with its seed revealed and the commitment shown for that seed before the drop."""
+    nonce = drop_nonce(secret, card.seed)
+    return CardDropOut.model_validate(dict(card.to_json(), nonce=nonce, commitment=seed_commitment(card.seed, nonce)))
+
+
 async def _profile(svc: Svc, user: UserRecord) -> ProfileOut:
     rules = load_progression()
     level = user.level
+    secret = svc.rooms.ctx.secret
+    # Commit now, reveal at the drop: only the commitment of the next drops' seed leaves the server.
+    seed = await svc.store.next_drop_seed(user.id)
+    next_drops = None
+    if seed is not None:
+        next_drops = DropSeedCommitment(commitment=seed_commitment(seed, drop_nonce(secret, seed)))
     return ProfileOut(
         user=await user_out(svc, user),
         email=user.email,
         rank=rank_for(level, rules),
-        vip=is_vip(level, rules),
+        vip=is_vip(level, rules, account=user.email is not None),
         level_xp=xp_for_level(level, rules),
         next_level_xp=xp_for_level(level + 1, rules) if level < rules.level_cap else None,
         wins=user.wins,
-        cards=[CardDropOut.model_validate(c.to_json()) for c in await svc.store.cards_of(user.id)],
+        cards=[_card_out(c, secret) for c in await svc.store.cards_of(user.id)],
+        next_drops=next_drops,
         recent_games=[
             RecentGameOut(
                 id=g.game_id,

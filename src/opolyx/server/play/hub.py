@@ -183,6 +183,7 @@ class RoomHub:
             "chat": list(self.messages.recent),
             "history": list(self.history),
             "progression": self.progression,
+            "fairness": self._seed_event(committed=True) if self.room.seed is not None else None,
             "ref": ref,
         }
 

@@ -202,8 +202,11 @@ async def verify_game(
     code: Annotated[str | None, Query(max_length=16)] = None,
 ) -> VerifyOut:
     """Fair dice: recompute the game from its revealed seed and compare with what your client saw (the
-    commitment from the game's first event, and the events it showed). ``opolyx verify`` does the same
-    from a replay file, on your own machine."""
+    commitment it kept from the game's start, and the events it showed). The commitment is required: the
+    server's own copy proves nothing, so null or missing is ``commitment_required``. ``opolyx verify``
+    does the same from a replay file, on your own machine."""
+    if not body.commitment:
+        raise ApiError(422, E.COMMITMENT_REQUIRED, "send the commitment your client saw when the game started")
     await rate_limit(svc, "replay", request)
     room = await _finished_game(svc, game_id, viewer, code)
     records = await svc.store.load_actions(game_id)
@@ -211,8 +214,7 @@ async def verify_game(
         room, records, nonce=svc.rooms.ctx.seed_nonce(room.id), snapshots=False, events=False, start=0, limit=None
     )
     replay = json.loads(raw)
-    if body.commitment is not None:
-        replay["fairness"]["commitment"] = body.commitment  # judge the commitment the client was shown
+    replay["fairness"]["commitment"] = body.commitment  # judge the commitment the client was shown
     seen: dict[int, list[dict[str, Any]]] = {}
     for entry in body.seen:
         seen.setdefault(entry.seq, []).append(entry.event)

@@ -16,14 +16,14 @@ from opolyx.storage import SeatRecord, Store
 
 async def seat_info(store: Store, mode: str, seats: Sequence[SeatRecord]) -> list[JSON]:
     """What the engine learns about each seat: name, bot, team, and for people their VIP status
-    (level 10+) and collectible cards (every card; the engine keeps the best per square)."""
+    (accounts at level 10+, never guests) and collectible cards (every card; the engine keeps the best per square)."""
     out: list[JSON] = []
     for i, s in enumerate(seats):
         vip, held = False, {}
         if s.user_id is not None and not s.is_bot:
             user = await store.get_user(s.user_id)
             if user is not None:
-                vip = is_vip(user.level)
+                vip = is_vip(user.level, account=user.email is not None)
                 by_square: dict[str, list[str]] = {}
                 for card in await store.cards_of(user.id):
                     by_square.setdefault(str(card.square), []).append(card.rarity)

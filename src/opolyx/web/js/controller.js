@@ -9,6 +9,7 @@ import { accountRoute } from './account_flow.js';
 import { checkAlerts, clearAlerts } from './alerts.js';
 import { checkAutopay } from './autopay.js';
 import { cashFloats } from './feel.js';
+import { keepCommitment } from './fair.js';
 import { loadPrefs } from './prefs.js';
 import { play, soundsFor } from './sounds.js';
 
@@ -272,8 +273,10 @@ function onFrame(frame) {
       set({ stale: false, floats,
         room: frame.room, you: frame.you, game, seq: frame.seq, legal: frame.legal || [],
         deadlines: deadlinesWithEnds(frame.deadlines), chat: frame.chat || state.chat,
-        progression: frame.progression || null,
+        progression: frame.progression || null, fairness: frame.fairness || null,
       });
+      // Fair dice: keep the first commitment seen in this room (seq 0: the game's start).
+      if (frame.fairness && frame.room) keepCommitment(frame.room.id, frame.fairness.commitment, frame.seq === 0);
       // The server's recent events replace the log (a reconnect or a late spectator sees the game so far).
       if (frame.history) set({ log: frame.history.slice(-LOG_LIMIT).map((h) => ({ id: ++logId, seq: h.seq, ev: h.event })) });
       if (game) {

@@ -1,5 +1,6 @@
 // Player panels: cash, net worth, companies, gods, jail, connection; and the square detail card.
 import { verifyGame } from './api.js';
+import { keptCommitment } from './fair.js';
 import { sendAction } from './controller.js';
 import { html } from './html.js';
 import { t } from './i18n.js';
@@ -124,22 +125,25 @@ export function SquareDetail() {
   </${Modal}>`;
 }
 
-/** The verify button: what this page saw (the commitment at the start, every event since) checked against
- *  the seed the server revealed at the end. */
+/** The verify button: what this page saw (the commitment kept when the game started, every event since)
+ *  checked against the seed the server revealed at the end. A page that never saw the start falls back to
+ *  the commitment in the server's snapshot, and says so. */
 export function FairDice() {
   const fair = state.ui.fair;
   const check = async () => {
     setUi({ fair: { busy: true } });
     const log = state.log;
-    const sealed = log.find((h) => h.ev.type === 'seed_committed');
+    const kept = keptCommitment(state.roomId);
+    const commitment = kept ? kept.commitment : (state.fairness && state.fairness.commitment) || null;
+    const late = !kept || !kept.atStart;
     // A log that lost its oldest entries may hold only part of its first step: leave that step out.
     const first = log.length && log[0].seq !== 0 ? log[0].seq : -1;
     const seen = log.filter((h) => h.seq !== first).slice(-5000).map((h) => ({ seq: h.seq, event: h.ev }));
     try {
-      const r = await verifyGame(state.roomId, sealed ? sealed.ev.commitment : null, seen);
-      setUi({ fair: r });
+      const r = await verifyGame(state.roomId, commitment, seen);
+      setUi({ fair: { ...r, late } });
     } catch (err) {
-      setUi({ fair: { ok: false, mismatches: [err.message] } });
+      setUi({ fair: { ok: false, late, mismatches: [err.message] } });
     }
   };
   return html`<div class="fair-dice" data-testid="fair-dice">
@@ -148,6 +152,7 @@ export function FairDice() {
     ${fair && !fair.busy && html`<p class=${fair.ok ? 'fair-ok' : 'fair-bad'} data-testid="fair-result">${fair.ok
       ? t('fair.ok', { dice: fair.dice, cards: fair.cards })
       : t('fair.bad', { why: (fair.mismatches || []).join('; ') })}</p>`}
+    ${fair && !fair.busy && fair.late && html`<p class="muted small" data-testid="fair-late">${t('fair.late')}</p>`}
   </div>`;
 }
 
