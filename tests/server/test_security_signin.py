@@ -106,7 +106,10 @@ def test_a_guest_cannot_pre_claim_someone_elses_new_account(
     _ask(squatter, "olga@example.org")
     _, secret = sink.link("olga@example.org")
     with httpx.Client(base_url=mail_server.base, timeout=30) as olga:
-        r = olga.post("/api/auth/verify", json={"token": secret})
+        asked = olga.post("/api/auth/verify", json={"token": secret})
+        assert (asked.status_code, asked.json()["code"]) == (409, "confirm_sign_in"), "asked before signing in"
+        # Even told to merge, only the opener's own guest could move, and Olga's browser has none.
+        r = olga.post("/api/auth/verify", json={"token": secret, "merge": True})
         assert r.status_code == 200, r.text
         account = r.json()["user"]
         assert account["id"] != squatter.id and account["guest"] is False

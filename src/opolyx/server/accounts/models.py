@@ -64,9 +64,9 @@ class LinkVerifyIn(Strict):
     )
     merge: bool | None = Field(
         default=None,
-        description="Opening a link this browser did not ask for while it holds a session: true moves this "
-        "browser's guest progress into the account, false signs in without moving anything. Left out, such "
-        "an opening is answered 409 confirm_sign_in (see POST /api/auth/peek) and changes nothing.",
+        description="Opening a link this browser did not ask for: true moves this browser's own guest "
+        "progress into the account, false signs in without moving anything. Left out, such an opening is "
+        "answered 409 confirm_sign_in (see POST /api/auth/peek) and changes nothing.",
     )
 
 

@@ -65,8 +65,8 @@ def _session(request: Request) -> SessionRecord | None:
 # A link signs in the browser that asked for it. Asking sets an HttpOnly cookie naming the links this
 # browser asked for (signed, so it cannot be made up); a client without cookies is known by its session.
 # Anyone else who opens the link (a victim of login CSRF, the owner of an address a stranger typed in)
-# is never merged with the asker: a browser that holds a session is asked first (409 confirm_sign_in,
-# with POST /api/auth/peek telling whose account it is), and its own guest moves only when it says so.
+# is never merged with the asker, and is asked first (409 confirm_sign_in, with POST /api/auth/peek
+# telling whose account it is); its own guest moves only when it says so.
 
 REQUESTS_COOKIE = "opolyx_signin"
 REQUESTS_KEPT = 5
@@ -160,7 +160,7 @@ async def verify_link(
     account_id = await store.user_by_email(link.email) if link is not None else None
     # Only the opener's own guest can ever move: never the row of whoever asked for the link.
     guest = user if user is not None and user.email is None else None
-    if link is not None and user is not None and account_id != user.id:
+    if link is not None and (user is None or account_id != user.id):
         if not _requester(svc, request, user, digest, link) and body.merge is None:
             raise ApiError(
                 409, E.CONFIRM_SIGN_IN, "this browser did not ask for this link: see whose account it is, then confirm"

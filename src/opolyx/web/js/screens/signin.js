@@ -41,7 +41,7 @@ function ConfirmSignIn({ asked }) {
     <div class="row">
       <button data-action="signin-cancel" class="primary" onClick=${() => answer(null)}>${t('signin.confirm_cancel')}</button>
       ${asked.guest_moves ? html`<button data-action="signin-merge" onClick=${() => answer(true)}>${t('signin.confirm_merge')}</button>` : null}
-      <button data-action="signin-plain" onClick=${() => answer(false)}>${t('signin.confirm_plain')}</button>
+      <button data-action="signin-plain" onClick=${() => answer(false)}>${t(asked.guest_moves ? 'signin.confirm_plain' : 'signin.confirm_go')}</button>
     </div>
   </section>`;
 }
