@@ -28,7 +28,7 @@ R = TypeVar("R")
 EXTRAS: dict[str, tuple[str, ...]] = {
     "server": (
         "fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "aiosqlite", "asyncpg", "pydantic",
-        "pydantic_settings", "itsdangerous", "orjson", "aiosmtplib", "redis", "prometheus_client",
+        "pydantic_settings", "itsdangerous", "orjson", "aiosmtplib", "email_validator", "redis", "prometheus_client",
     ),
     "agents": ("httpx", "websockets", "mcp", "anyio"),
     "plots": ("matplotlib",),

@@ -45,6 +45,8 @@ def resolve_secret(settings: Settings) -> str:
 class SessionSigner:
     def __init__(self, secret: str, max_age_seconds: int) -> None:
         self._s = URLSafeTimedSerializer(secret, salt="opolyx-session")
+        # The sign-in links this browser asked for (see accounts.routes: a link signs in its requester).
+        self._links = URLSafeTimedSerializer(secret, salt="opolyx-signin-requests")
         self.max_age = max_age_seconds
 
     def sign(self, user_id: str) -> str:
@@ -58,6 +60,20 @@ class SessionSigner:
         except BadSignature:
             return None
         return value if isinstance(value, str) else None
+
+
+    def sign_links(self, digests: list[str]) -> str:
+        return self._links.dumps(digests)
+
+    def signed_links(self, value: str | None, max_age: int) -> list[str]:
+        """The link digests a cookie made by :meth:`sign_links` names (none if forged or too old)."""
+        if not value:
+            return []
+        try:
+            found = self._links.loads(value, max_age=max_age)
+        except BadSignature:
+            return []
+        return [d for d in found if isinstance(d, str)] if isinstance(found, list) else []
 
 
 def new_user_id() -> str:

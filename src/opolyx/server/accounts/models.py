@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, Field, StringConstraints
+from email_validator import EmailNotValidError, validate_email
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
 from opolyx.server.protocol import CardDropOut, DropSeedCommitment, Language, Nickname, Strict, UserOut
 
@@ -27,13 +28,21 @@ Avatar = Literal[
 AVATARS: tuple[str, ...] = get_args(Avatar)
 
 
-# A deliberately plain check: the mailed link itself proves the address works. Control characters are
-# refused with the rest (PostgreSQL cannot store NUL, and no address holds one).
-_ADDRESS_PART = r"[^@\s\x00-\x1f\x7f]+"
+def _address(value: str) -> str:
+    """One plain mailbox, checked by email-validator (no display names, lists, quoting, control, bidi or
+    zero-width characters, no IP literals), normalised and lower-cased so one address is one account.
+    Whether it receives mail is proved by the link itself, so no DNS is asked."""
+    try:
+        checked = validate_email(value, check_deliverability=False, allow_smtputf8=True)
+    except EmailNotValidError as exc:
+        raise ValueError(str(exc)) from None
+    return checked.normalized.lower()
+
+
 Email = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, to_lower=True, max_length=320,
-                      pattern=rf"^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}$"),
+    StringConstraints(strip_whitespace=True, max_length=320),
+    AfterValidator(_address),
 ]
 
 
@@ -53,6 +62,23 @@ class LinkVerifyIn(Strict):
     session_token: bool = Field(
         default=False, description="Non-browser clients: also return the new session token in the body."
     )
+    merge: bool | None = Field(
+        default=None,
+        description="Opening a link this browser did not ask for: true moves this browser's own guest "
+        "progress into the account, false signs in without moving anything. Left out, such an opening is "
+        "answered 409 confirm_sign_in (see POST /api/auth/peek) and changes nothing.",
+    )
+
+
+class LinkPeekIn(Strict):
+    token: str = Field(min_length=10, max_length=200, description="The secret from the mailed link.")
+
+
+class LinkPeekOut(BaseModel):
+    email: str = Field(description="The link's address, masked (a***@example.org).")
+    nickname: str | None = Field(description="The account's nickname; null when the link makes a new account.")
+    requester: bool = Field(description="This browser (or session) asked for the link.")
+    guest_moves: bool = Field(description="Opening it with merge=true moves this browser's guest into it.")
 
 
 class SessionInfoOut(BaseModel):

@@ -30,6 +30,8 @@ from opolyx.server.accounts.models import (
     LeaderRowOut,
     LinkIn,
     LinkOut,
+    LinkPeekIn,
+    LinkPeekOut,
     LinkVerifyIn,
     ProfileIn,
     ProfileOut,
@@ -37,13 +39,13 @@ from opolyx.server.accounts.models import (
     RevokedOut,
     SessionInfoOut,
 )
-from opolyx.server.accounts.session_routes import SIGNED_IN_HINT, session_answer, user_out
+from opolyx.server.accounts.session_routes import SIGNED_IN_HINT, cookie_secure, session_answer, user_out
 from opolyx.server.errors import ApiError
-from opolyx.server.http.deps import ERRORS, MaybeUser, Svc, User, rate_limit
+from opolyx.server.http.deps import ERRORS, MaybeUser, Svc, User, client_address, rate_limit
 from opolyx.server.protocol import CardDropOut, DropSeedCommitment, SessionOut
 from opolyx.server.text import clean_nickname
 from opolyx.storage import CardRecord, LeaderRow, SessionRecord, UserRecord
-from opolyx.storage.accounts import LINK_EXPIRED, LINK_USED
+from opolyx.storage.accounts import LINK_EXPIRED, LINK_USED, MagicLinkRecord
 
 log = logging.getLogger("opolyx.accounts")
 
@@ -68,18 +70,49 @@ def _session(request: Request) -> SessionRecord | None:
 
 
 # --- sign-in links -----------------------------------------------------------------------------------------
+# A link signs in the browser that asked for it. Asking sets an HttpOnly cookie naming the links this
+# browser asked for (signed, so it cannot be made up); a client without cookies is known by its session.
+# Anyone else who opens the link (a victim of login CSRF, the owner of an address a stranger typed in)
+# is never merged with the asker, and is asked first (409 confirm_sign_in, with POST /api/auth/peek
+# telling whose account it is); its own guest moves only when it says so.
+
+REQUESTS_COOKIE = "opolyx_signin"
+REQUESTS_KEPT = 5
+
+
+def _requested_here(svc: Svc, request: Request) -> list[str]:
+    max_age = svc.settings.magic_link_minutes * 60
+    return svc.signer.signed_links(request.cookies.get(REQUESTS_COOKIE), max_age)
+
+
+def _requester(svc: Svc, request: Request, user: UserRecord | None, digest: str, link: MagicLinkRecord) -> bool:
+    """Whether this browser (its cookie) or this session (its guest) asked for the link."""
+    if digest in _requested_here(svc, request):
+        return True
+    return user is not None and link.guest_id is not None and link.guest_id == user.id
+
+
+def mask_email(email: str) -> str:
+    """a***@example.org: enough to recognise one's own address, not to learn someone else's."""
+    local, _, domain = email.partition("@")
+    return f"{local[:1]}***@{domain}"
 
 
 @router.post("/api/auth/link", tags=["accounts"], status_code=202)
-async def request_link(body: LinkIn, request: Request, svc: Svc, user: MaybeUser) -> LinkOut:
-    """Mail a single-use sign-in link (valid for 15 minutes). The answer is the same whether or not
-    the address has an account; requests are limited per address and per e-mail."""
+async def request_link(
+    body: LinkIn, request: Request, response: Response, svc: Svc, user: MaybeUser
+) -> LinkOut:
+    """Mail a single-use sign-in link (valid for 15 minutes) that signs in this browser. The answer is the
+    same whether or not the address has an account; requests are limited per network address and, per
+    e-mail address, per asker, so strangers asking for links cannot lock the owner out."""
     await rate_limit(svc, "magic", request)
-    if not await svc.limiter.take("magic", f"email:{body.email}"):
+    asker = f"user:{user.id}" if user is not None else f"addr:{client_address(request)}"
+    if not await svc.limiter.take("magic", f"email:{body.email}|{asker}"):
         raise ApiError(429, E.RATE_LIMITED, "too many sign-in links asked for this address; wait a little")
     secret = secrets.token_urlsafe(32)
+    digest = sessions.token_hash(secret)
     await svc.store.create_magic_link(
-        sessions.token_hash(secret),
+        digest,
         body.email,
         guest_id=user.id if user is not None and user.email is None else None,
         expires_at=_now() + timedelta(minutes=svc.settings.magic_link_minutes),
@@ -90,22 +123,58 @@ async def request_link(body: LinkIn, request: Request, svc: Svc, user: MaybeUser
     except Exception as exc:
         log.exception("could not send the sign-in link")
         raise ApiError(503, E.MAIL_UNAVAILABLE, "the sign-in mail could not be sent; try again later") from exc
+    kept = [*_requested_here(svc, request), digest][-REQUESTS_KEPT:]
+    response.set_cookie(
+        REQUESTS_COOKIE,
+        svc.signer.sign_links(kept),
+        max_age=svc.settings.magic_link_minutes * 60,
+        path="/api/auth",
+        httponly=True,
+        samesite=svc.settings.cookie_samesite,
+        secure=cookie_secure(svc, request),
+    )
     return LinkOut()
+
+
+@router.post("/api/auth/peek", tags=["accounts"])
+async def peek_link(body: LinkPeekIn, request: Request, svc: Svc, user: MaybeUser) -> LinkPeekOut:
+    """Whose account a link opens (masked address, nickname), without using it: what the page shows
+    before asking a browser that did not ask for the link whether to sign in."""
+    await rate_limit(svc, "session", request)
+    digest = sessions.token_hash(body.token)
+    link = await svc.store.peek_magic_link(digest, _now())
+    if link is None:
+        raise ApiError(400, E.LINK_INVALID, "this sign-in link is not valid, used or expired; ask for a new one")
+    account_id = await svc.store.user_by_email(link.email)
+    account = await svc.store.get_user(account_id) if account_id is not None else None
+    guest = user if user is not None and user.email is None else None
+    return LinkPeekOut(
+        email=mask_email(link.email),
+        nickname=account.nickname if account is not None else None,
+        requester=_requester(svc, request, user, digest, link),
+        guest_moves=guest is not None and guest.id != account_id,
+    )
 
 
 @router.post("/api/auth/verify", tags=["accounts"])
 async def verify_link(
     body: LinkVerifyIn, request: Request, response: Response, svc: Svc, user: MaybeUser
 ) -> SessionOut:
-    """Open a mailed link: signs this browser in. A guest's games, XP and cards move to the account."""
+    """Open a mailed link: signs this browser in. This browser's guest (its games, XP, cards, chat and
+    seat) moves to the account when this browser asked for the link, or when it confirms (``merge``)."""
     store = svc.store
     digest = sessions.token_hash(body.token)
     link = await store.peek_magic_link(digest, _now())
     account_id = await store.user_by_email(link.email) if link is not None else None
+    # Only the opener's own guest can ever move: never the row of whoever asked for the link.
     guest = user if user is not None and user.email is None else None
-    if guest is None and link is not None and link.guest_id is not None:
-        asked_by = await store.get_user(link.guest_id)
-        guest = asked_by if asked_by is not None and asked_by.email is None else None
+    if link is not None and (user is None or account_id != user.id):
+        if not _requester(svc, request, user, digest, link) and body.merge is None:
+            raise ApiError(
+                409, E.CONFIRM_SIGN_IN, "this browser did not ask for this link: see whose account it is, then confirm"
+            )
+        if body.merge is False:
+            guest = None
     # Both sitting in an unfinished game: one person may hold only one seat (SPEC.md 1).
     if (
         guest is not None
@@ -123,6 +192,7 @@ async def verify_link(
         }.get(used, (E.LINK_INVALID, "this sign-in link is not valid"))
         raise ApiError(400, code, text)
     account_id = await store.user_by_email(used.email)
+    moved_room: str | None = None
     if account_id is None:
         if guest is not None:
             await store.attach_email(guest.id, used.email)
@@ -133,15 +203,21 @@ async def verify_link(
             await store.attach_email(created.id, used.email)
             account_id = created.id
     elif guest is not None and guest.id != account_id:
+        moved_room = await store.active_room_of(guest.id)
         await store.merge_user(guest.id, account_id, merged)
+        # The guest's sockets belong to a session that just ended; its seat is the account's now.
+        sessions.close_sockets(svc.rooms, guest.id)
     account = await store.get_user(account_id)
     assert account is not None
+    if moved_room is not None:
+        await svc.rooms.reseat(moved_room)
     token, _ = await sessions.open_session(store, svc.signer, account.id, user_agent=request.headers.get("user-agent"))
     replaced = _session(request)
     if user is not None and replaced is not None:
-        # This browser's guest session gives way to the new one (it is not "another device").
+        # This browser's earlier session gives way to the new one (it is not "another device").
         await store.revoke_sessions(replaced.user_id, only=replaced.id)
     out = await user_out(svc, account)
+    response.delete_cookie(REQUESTS_COOKIE, path="/api/auth")
     return session_answer(svc, request, response, token, out, include_token=body.session_token)
 
 

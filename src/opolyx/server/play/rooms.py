@@ -43,7 +43,7 @@ _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 # Lobby calls a hub answers (each takes the user, then these arguments); "view" changes nothing;
 # "enter" is joining (or, once started, watching) by a private room's code.
-CALLS = ("view", "enter", "join", "leave", "add_bot", "remove_bot", "start")
+CALLS = ("view", "enter", "join", "leave", "add_bot", "remove_bot", "start", "reseat")
 # Entropy (docs/security.md): room ids 12 random bytes = 96 bits; codes 8 symbols of 31 = 39.6 bits.
 ROOM_ID_BYTES = 12
 CODE_LENGTH = 8
@@ -512,7 +512,7 @@ class RoomService:
             if user is not None and m.get("agent"):
                 # The caller's process checked the API key; the seat it takes is shown as an agent's.
                 user = dataclasses.replace(user, agent=True)
-            if op != "view" and user is None:
+            if op not in ("view", "reseat") and user is None:
                 raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
             body = {"view": await _local_call(hub, op, user, tuple(m.get("args") or ()))}
         except ApiError as exc:
@@ -652,6 +652,12 @@ class RoomService:
             mine.add(room.id)
         return target
 
+    async def reseat(self, room_id: str) -> None:
+        """The room's seats changed owner in the store (a seated guest merged into an account): its hub,
+        wherever it runs, reads them again, so the account plays on, leaves or resigns as the guest could."""
+        with contextlib.suppress(ApiError, RoomRefused):
+            await self.call(room_id, "reseat", None)
+
     async def by_code(self, code: str) -> str:
         code = code.strip().upper()
         if not set(code) <= set(_CODE_ALPHABET):
@@ -671,6 +677,12 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequence[Any]) -> JSON:
     if op not in CALLS:
         raise RoomRefused(E.INVALID_REQUEST, f"unknown room call {op!r}")
+    if op == "reseat":
+        # A guest's seat passed to the account it merged into (accounts.routes): read the seats again.
+        async with hub.lock:
+            await hub.reload_room()
+        hub.broadcast_room()
+        return hub.room_view(None)
     if op == "enter":
         if user is None:
             raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")

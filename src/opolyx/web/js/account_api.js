@@ -2,7 +2,10 @@
 import { req } from './api.js';
 
 export const askLink = (email, language) => req('POST', '/api/auth/link', { email, language });
-export const verifyLink = (token) => req('POST', '/api/auth/verify', { token });
+// `merge` only when this browser did not ask for the link (the server answered confirm_sign_in): the
+// person saw whose account it is (peekLink) and chose; left out otherwise.
+export const verifyLink = (token, merge) => req('POST', '/api/auth/verify', merge === undefined ? { token } : { token, merge });
+export const peekLink = (token) => req('POST', '/api/auth/peek', { token });
 export const getProfile = () => req('GET', '/api/profile');
 export const patchProfile = (patch) => req('PATCH', '/api/profile', patch);
 export const deleteAccount = () => req('DELETE', '/api/account');

@@ -1,7 +1,9 @@
 // E-mail sign-in: ask for a link; opening the mailed link (#/signin/<secret>) signs this browser in.
+// A link asked for in another browser is not used before the person saw whose account it opens and chose.
 import { useState } from 'preact/hooks';
 import { askLink } from '../account_api.js';
-import { showError } from '../controller.js';
+import { confirmSignIn } from '../account_flow.js';
+import { changeLanguage, go, showError, toast } from '../controller.js';
 import { html } from '../html.js';
 import { t } from '../i18n.js';
 import { state } from '../store.js';
@@ -28,9 +30,27 @@ export function SignInCard() {
   </section>`;
 }
 
+function ConfirmSignIn({ asked }) {
+  const answer = (merge) => confirmSignIn(merge, { go, changeLanguage, toast, showError });
+  const who = asked.nickname ? t('signin.confirm_who', { name: asked.nickname, email: asked.email })
+    : t('signin.confirm_new', { email: asked.email });
+  return html`<section class="card signin" data-testid="signin-confirm">
+    <h2>${t('signin.confirm_title')}</h2>
+    <p data-testid="signin-whose">${who}</p>
+    <p class="muted">${t('signin.confirm_warn')}</p>
+    <div class="row">
+      <button data-action="signin-cancel" class="primary" onClick=${() => answer(null)}>${t('signin.confirm_cancel')}</button>
+      ${asked.guest_moves ? html`<button data-action="signin-merge" onClick=${() => answer(true)}>${t('signin.confirm_merge')}</button>` : null}
+      <button data-action="signin-plain" onClick=${() => answer(false)}>${t(asked.guest_moves ? 'signin.confirm_plain' : 'signin.confirm_go')}</button>
+    </div>
+  </section>`;
+}
+
 export function SignInScreen() {
+  const asked = state.ui.signinConfirm;
   return html`<main class="account-screen signin-screen">
-    ${state.user && !state.user.guest ? html`<p>${t('signin.already', { name: state.user.nickname })}</p>`
+    ${asked ? html`<${ConfirmSignIn} asked=${asked} />`
+      : state.user && !state.user.guest ? html`<p>${t('signin.already', { name: state.user.nickname })}</p>`
       : html`<${SignInCard} />`}
   </main>`;
 }
