@@ -31,7 +31,7 @@ from opolyx.server.accounts.models import (
 )
 from opolyx.server.accounts.session_routes import SIGNED_IN_HINT, session_answer, user_out
 from opolyx.server.errors import ApiError
-from opolyx.server.http.deps import ERRORS, MaybeUser, Svc, User, rate_limit
+from opolyx.server.http.deps import ERRORS, MaybeUser, SessionId, Svc, User, rate_limit
 from opolyx.server.protocol import CardDropOut, SessionOut
 from opolyx.server.text import clean_nickname
 from opolyx.storage import LeaderRow, SessionRecord, UserRecord
@@ -167,7 +167,7 @@ async def sign_out_others(request: Request, svc: Svc, user: User) -> RevokedOut:
 
 
 @router.delete("/api/sessions/{session_id}", tags=["accounts"], status_code=204)
-async def sign_out_one(session_id: str, svc: Svc, user: User) -> Response:
+async def sign_out_one(session_id: SessionId, svc: Svc, user: User) -> Response:
     if await svc.store.revoke_sessions(user.id, only=session_id) != 1:
         raise ApiError(404, E.SESSION_NOT_FOUND, f"no live session {session_id}")
     sessions.close_sockets(svc.rooms, user.id, only=session_id)
