@@ -25,11 +25,12 @@ from mcp.server.mcpserver import Context
 from opolyx.client import OpolyxError
 from opolyx.jsontypes import JSON
 from opolyx.mcp.agent import AgentPlayer
+from opolyx.server import errors as E
 
 T = TypeVar("T")
 
-TOO_MANY_WAITS = "too_many_waits"
-CLIENT_GONE = "client_gone"
+TOO_MANY_WAITS = E.TOO_MANY_WAITS
+CLIENT_GONE = E.CLIENT_GONE
 
 # Where the endpoint leaves what it knows about a request, for the tool calls it carries.
 SCOPE_KEY = "opolyx.mcp_call"
