@@ -87,6 +87,31 @@ def test_a_flood_of_waits_on_one_key_is_refused_beyond_the_cap(
     assert [s["timed_out"] for s in timed_out] == [True, True]
 
 
+def test_calls_queued_behind_parked_waits_are_bounded(
+    server: ThreadServer, people: Callable[[str], Person]
+) -> None:
+    """Every call of a key waits its turn behind a parked wait: those are bounded too."""
+    auth = seated_key(server, people("Mallory"))
+
+    async def queue() -> list[Any]:
+        async with httpx.AsyncClient(timeout=15, limits=httpx.Limits(max_connections=100)) as http:
+            await asyncio.sleep(0.5)
+            body = tool_call("get_state")
+            return await asyncio.gather(
+                *(http.post(server.base + "/mcp", json=body, headers=auth) for _ in range(30)),
+                return_exceptions=True,
+            )
+
+    async def flood() -> list[Any]:
+        parked, queued = await asyncio.gather(waits(server, [auth, auth], 3, client_timeout=15), queue())
+        return [*parked, *queued]
+
+    results, health = asyncio.run(health_while(server, flood()))
+    texts = refused(results)
+    assert len(texts) == 28 and all("too_many_waits: " in t for t in texts), texts
+    assert health and set(health) == {200}
+
+
 def test_many_accounts_from_one_address_share_its_cap(
     server: ThreadServer, people: Callable[[str], Person]
 ) -> None:

@@ -54,37 +54,50 @@ def call_of(ctx: Context) -> McpCall | None:
 
 
 class WaitGate:
-    """Counts the parked waits of this process by key, account and address."""
+    """Counts this process's tool calls in flight (``calls``) and parked waits (``waits``) by key, account
+    and address."""
 
+    # Parked waits (wait_for_turn).
     per_key = 2
     per_user = 4
     per_address = 8
-    # What a refused wait is told to wait before trying again (a parked wait ends within a minute).
+    # Tool calls of any kind in flight, queued for their agent or running (each waits its turn behind a
+    # parked wait).
+    calls_per_key = 4
+    calls_per_user = 8
+    calls_per_address = 16
+    # What a refused call is told to wait before trying again (a parked wait ends within a minute).
     retry_after = 5
 
     def __init__(self) -> None:
         self.parked: Counter[str] = Counter()
 
     @contextlib.contextmanager
-    def slot(self, call: McpCall) -> Iterator[None]:
-        held = (
-            (f"key:{call.key_digest}", self.per_key, "API key"),
-            (f"user:{call.user_id}", self.per_user, "account"),
-            (f"addr:{call.address}", self.per_address, "address"),
-        )
-        for name, cap, what in held:
+    def slot(self, call: McpCall, parks: bool) -> Iterator[None]:
+        held = [
+            (f"calls:key:{call.key_digest}", self.calls_per_key, "tool calls are already in flight", "API key"),
+            (f"calls:user:{call.user_id}", self.calls_per_user, "tool calls are already in flight", "account"),
+            (f"calls:addr:{call.address}", self.calls_per_address, "tool calls are already in flight", "address"),
+        ]
+        if parks:
+            held += [
+                (f"key:{call.key_digest}", self.per_key, "waits are already parked", "API key"),
+                (f"user:{call.user_id}", self.per_user, "waits are already parked", "account"),
+                (f"addr:{call.address}", self.per_address, "waits are already parked", "address"),
+            ]
+        for name, cap, what, whose in held:
             if self.parked[name] >= cap:
                 raise OpolyxError(
                     TOO_MANY_WAITS,
-                    f"{cap} waits are already parked for this {what}; one at a time per seat is enough "
+                    f"{cap} {what} for this {whose}; one at a time per seat is enough "
                     f"(retry_after={self.retry_after} s)",
                 )
-        for name, _, _ in held:
+        for name, *_ in held:
             self.parked[name] += 1
         try:
             yield
         finally:
-            for name, _, _ in held:
+            for name, *_ in held:
                 self.parked[name] -= 1
                 if self.parked[name] <= 0:
                     del self.parked[name]
@@ -92,13 +105,13 @@ class WaitGate:
     async def __call__(
         self, ctx: Context, agent: AgentPlayer, fn: Callable[[AgentPlayer], Awaitable[JSON]], parks: bool
     ) -> JSON:
-        """Run one tool call under the agent's lock; a parking one (``wait_for_turn``) takes a slot
-        first and stops when its client goes; any call stops queueing for the lock when its client goes."""
+        """Run one tool call under the agent's lock, in a slot (refused when none is free); a parking
+        one (``wait_for_turn``) stops when its client goes, any call stops queueing for the lock then."""
         call = call_of(ctx)
         if call is None:  # not an HTTP request of the endpoint (cannot happen there; stdio has no gate)
             async with agent.lock:
                 return await fn(agent)
-        with self.slot(call) if parks else contextlib.nullcontext():
+        with self.slot(call, parks):
             await until_gone(call, agent.lock.acquire(), on_abandon=agent.lock.release)
             try:
                 return await (until_gone(call, fn(agent)) if parks else fn(agent))
