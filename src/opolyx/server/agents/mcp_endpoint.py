@@ -174,8 +174,9 @@ class McpEndpoint:
         async def watch() -> None:
             await body_read.wait()
             # The server answers this once the client has gone (or the response is complete).
-            while (await receive())["type"] != "http.disconnect":
-                pass
+            with contextlib.suppress(Exception):
+                while (await receive())["type"] != "http.disconnect":
+                    pass
             call.gone.set()
 
         watcher = asyncio.create_task(watch())
