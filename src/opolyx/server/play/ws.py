@@ -80,18 +80,6 @@ def _valid_text(text: str) -> bool:
     return True
 
 
-def _lone_surrogates(raw: str | bytes, data: Any) -> bool:
-    """Whether a parsed frame holds text with a lone surrogate anywhere (a ref, a chat line, an action's
-    field). A text frame arrives as valid UTF-8, so only a ``\\u`` escape can spell one; then the whole
-    frame is checked."""
-    if isinstance(raw, str) and "\\u" not in raw:
-        return False
-    try:
-        return not _valid_text(json.dumps(data, ensure_ascii=False))
-    except (ValueError, RecursionError):
-        return False
-
-
 class _LogThrottle:
     """At most one log record per ``interval`` seconds for failures a client could trigger again and
     again; the ones left out are counted in the next record."""
@@ -270,10 +258,13 @@ async def _handle_frame(svc: FrameHandler, hub: RoomHub, conn: Peer, raw: str | 
     if not isinstance(data, dict):
         conn.send(_error(E.BAD_MESSAGE, "a frame is a JSON object with a 'type'"))
         return
-    if _lone_surrogates(raw, data):
-        conn.send(_error(E.BAD_MESSAGE, "the frame holds text that is not valid Unicode (a lone surrogate)"))
+    given = data.get("ref")
+    if isinstance(given, str) and not _valid_text(given):
+        # The ref is echoed as it came, so it must be writable; other text fields are judged by their
+        # validators (chat: invalid_text).
+        conn.send(_error(E.BAD_MESSAGE, "'ref' is not valid Unicode text (a lone surrogate)"))
         return
-    ref = _clean_ref(data.get("ref"))
+    ref = _clean_ref(given)
     kind = data.get("type")
     model = CLIENT_FRAMES.get(kind) if isinstance(kind, str) else None
     if model is None:
