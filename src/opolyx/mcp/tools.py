@@ -21,6 +21,9 @@ from opolyx.jsontypes import JSON
 from opolyx.mcp.agent import MAX_WAIT_SECONDS, AgentPlayer
 
 Resolve = Callable[[Context], Awaitable[AgentPlayer]]
+# Runs one tool call for an agent (under its lock); the last argument is True for a call that parks
+# (wait_for_turn). The HTTP endpoint bounds and releases parked calls with one (opolyx.server.agents.waits).
+Guard = Callable[[Context, AgentPlayer, Callable[[AgentPlayer], Awaitable[JSON]], bool], Awaitable[JSON]]
 
 INSTRUCTIONS = """\
 You play opolyx, a Monopoly-style board game, at a table with people, bots and other agents.
@@ -41,12 +44,14 @@ def explain(exc: OpolyxError) -> ToolError:
     return ToolError(text)
 
 
-def build_server(resolve: Resolve) -> MCPServer:
+def build_server(resolve: Resolve, guard: Guard | None = None) -> MCPServer:
     mcp = MCPServer("opolyx", instructions=INSTRUCTIONS, version=__version__)
 
-    async def run(ctx: Context, fn: Callable[[AgentPlayer], Awaitable[JSON]]) -> JSON:
+    async def run(ctx: Context, fn: Callable[[AgentPlayer], Awaitable[JSON]], parks: bool = False) -> JSON:
         try:
             agent = await resolve(ctx)
+            if guard is not None:
+                return await guard(ctx, agent, fn, parks)
             async with agent.lock:
                 return await fn(agent)
         except OpolyxError as exc:
@@ -123,8 +128,9 @@ def build_server(resolve: Resolve) -> MCPServer:
         ] = 30.0,
     ) -> JSON:
         """Wait until it is your decision (your turn, a bid, a payment or a trade answer) or the game
-        ends, at most timeout_seconds. Returns the state, with "timed_out" true if nothing came."""
-        return await run(ctx, lambda a: a.wait_for_turn(timeout_seconds))
+        ends, at most timeout_seconds. Returns the state, with "timed_out" true if nothing came.
+        Call it once at a time: extra parallel waits are refused with too_many_waits."""
+        return await run(ctx, lambda a: a.wait_for_turn(timeout_seconds), parks=True)
 
     @mcp.tool()
     async def read_chat(

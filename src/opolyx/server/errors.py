@@ -64,6 +64,9 @@ MAIL_UNAVAILABLE = "mail_unavailable"
 KEY_NOT_FOUND = "key_not_found"
 KEYS_NEED_SESSION = "keys_need_session"
 TOO_MANY_KEYS = "too_many_keys"
+# Agents over /mcp (docs/agents.md): tool errors
+TOO_MANY_WAITS = "too_many_waits"
+CLIENT_GONE = "client_gone"
 
 # WebSocket codes
 BAD_JSON = "bad_json"

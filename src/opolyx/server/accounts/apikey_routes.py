@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request, Response
 from opolyx.server import errors as E
 from opolyx.server.accounts.apikeys import KEY_PREFIX, MAX_KEYS_PER_USER, key_digest
 from opolyx.server.errors import ApiError
-from opolyx.server.http.deps import ERRORS, Svc, User, rate_limit
+from opolyx.server.http.deps import ERRORS, KeyId, Svc, User, rate_limit
 from opolyx.server.protocol import KeyIn, KeyOut, NewKeyOut
 from opolyx.storage import ApiKeyRecord, UserRecord
 
@@ -49,7 +49,7 @@ async def list_keys(svc: Svc, user: User) -> list[KeyOut]:
 
 
 @router.delete("/api/keys/{key_id}", tags=["keys"], status_code=204)
-async def revoke_key(key_id: str, svc: Svc, user: User) -> Response:
+async def revoke_key(key_id: KeyId, svc: Svc, user: User) -> Response:
     """Revoke a key: from now on it is refused, on HTTP and on new sockets."""
     _session_only(user)
     if not await svc.store.revoke_api_key(user.id, key_id):

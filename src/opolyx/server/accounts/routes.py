@@ -41,7 +41,7 @@ from opolyx.server.accounts.models import (
 )
 from opolyx.server.accounts.session_routes import SIGNED_IN_HINT, cookie_secure, session_answer, user_out
 from opolyx.server.errors import ApiError
-from opolyx.server.http.deps import ERRORS, MaybeUser, Svc, User, client_address, rate_limit
+from opolyx.server.http.deps import ERRORS, MaybeUser, SessionId, Svc, User, client_address, rate_limit
 from opolyx.server.protocol import CardDropOut, DropSeedCommitment, SessionOut
 from opolyx.server.text import clean_nickname
 from opolyx.storage import CardRecord, LeaderRow, SessionRecord, UserRecord
@@ -251,7 +251,7 @@ async def sign_out_others(request: Request, svc: Svc, user: User) -> RevokedOut:
 
 
 @router.delete("/api/sessions/{session_id}", tags=["accounts"], status_code=204)
-async def sign_out_one(session_id: str, svc: Svc, user: User) -> Response:
+async def sign_out_one(session_id: SessionId, svc: Svc, user: User) -> Response:
     if await svc.store.revoke_sessions(user.id, only=session_id) != 1:
         raise ApiError(404, E.SESSION_NOT_FOUND, f"no live session {session_id}")
     sessions.close_sockets(svc.rooms, user.id, only=session_id)

@@ -24,12 +24,13 @@ import httpx
 from mcp.server.mcpserver import Context
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from opolyx.client import Client, OpolyxError
 from opolyx.mcp.agent import AgentPlayer
 from opolyx.mcp.tools import build_server
 from opolyx.server.accounts.apikeys import is_api_key, key_digest, user_for_key
+from opolyx.server.agents.waits import SCOPE_KEY, McpCall, WaitGate
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,7 @@ class McpEndpoint:
 
     def __init__(self, server_url: str) -> None:
         self.pool = AgentPool(server_url)
+        self.waits = WaitGate()
 
         async def resolve(ctx: Context) -> AgentPlayer:
             key = bearer(ctx.headers)
@@ -108,7 +110,7 @@ class McpEndpoint:
             client = scope.get("client")
             return await self.pool.get(key, scope.get("app"), client[0] if client else "unknown")
 
-        self.mcp = build_server(resolve)
+        self.mcp = build_server(resolve, self.waits)
         # Building the SDK's app creates its session manager; only the manager is used (mounted below).
         self.mcp.streamable_http_app(
             stateless_http=True,
@@ -147,7 +149,41 @@ class McpEndpoint:
             challenge = [(b"www-authenticate", b"Bearer")]
             await _json(send, 401, {"code": "not_authenticated", "message": message}, challenge)
             return
-        await self.manager.handle_request(scope, receive, send)
+        assert key is not None
+        client = scope.get("client")
+        call = McpCall(key_digest(key), user.id, client[0] if client else "unknown")
+        scope[SCOPE_KEY] = call
+        await self._handle(scope, receive, send, call)
+
+    async def _handle(self, scope: Scope, receive: Receive, send: Send, call: McpCall) -> None:
+        """Hand the request to the SDK, and set ``call.gone`` when its client disconnects: the SDK reads
+        nothing after the body, so a dropped client would otherwise go unnoticed until a wait ends."""
+        body_read = asyncio.Event()
+
+        async def relay() -> Message:
+            if body_read.is_set():
+                await call.gone.wait()
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                call.gone.set()
+            elif not message.get("more_body", False):
+                body_read.set()
+            return message
+
+        async def watch() -> None:
+            await body_read.wait()
+            # The server answers this once the client has gone (or the response is complete).
+            with contextlib.suppress(Exception):
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+            call.gone.set()
+
+        watcher = asyncio.create_task(watch())
+        try:
+            await self.manager.handle_request(scope, relay, send)
+        finally:
+            watcher.cancel()
 
 
 async def _json(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 
 from opolyx.server import errors as E
 from opolyx.server.accounts import apikeys, sessions
@@ -113,6 +113,39 @@ def valid_id(value: str) -> bool:
 
 
 ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+# --- ids in paths ------------------------------------------------------------------------------------------
+# Every id a route reads from its path goes through one of these: an id that cannot exist (NUL, 10 kB,
+# anything outside base64url) is answered 404 with the route's own "not found" code before any lookup.
+
+
+def _checked(value: str, code: str, what: str) -> str:
+    if not valid_id(value):
+        raise ApiError(404, code, f"no such {what}")
+    return value
+
+
+def _room_id(room_id: Annotated[str, Path(description="A room's id (base64url).")]) -> str:
+    return _checked(room_id, E.ROOM_NOT_FOUND, "room")
+
+
+def _game_id(game_id: Annotated[str, Path(description="A game's id (its room's id).")]) -> str:
+    return _checked(game_id, E.GAME_NOT_FOUND, "game")
+
+
+def _key_id(key_id: Annotated[str, Path(description="An API key's id (from GET /api/keys).")]) -> str:
+    return _checked(key_id, E.KEY_NOT_FOUND, "key")
+
+
+def _session_id(session_id: Annotated[str, Path(description="A session's id (from GET /api/sessions).")]) -> str:
+    return _checked(session_id, E.SESSION_NOT_FOUND, "session")
+
+
+RoomId = Annotated[str, Depends(_room_id)]
+GameId = Annotated[str, Depends(_game_id)]
+KeyId = Annotated[str, Depends(_key_id)]
+SessionId = Annotated[str, Depends(_session_id)]
 
 
 def room_out(hub: RoomHub, viewer: UserRecord | None) -> RoomOut:

@@ -177,6 +177,10 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
 
+# How long a stopping server lets requests in flight finish.
+SHUTDOWN_GRACE_SECONDS = 3
+
+
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """Keyword arguments for ``uvicorn.Config`` / ``uvicorn.run`` (picklable, for spawned workers)."""
     return {
@@ -194,6 +198,9 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "server_header": False,
         "limit_concurrency": settings.http_limit_concurrency or None,
         "timeout_keep_alive": max(1, round(settings.http_keep_alive_seconds)),
+        # A stop (SIGTERM) waits this long for requests in flight, then cancels them: a parked /mcp wait
+        # (up to a minute each, docs/security.md) must not hold the server up.
+        "timeout_graceful_shutdown": SHUTDOWN_GRACE_SECONDS,
     }
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from opolyx.server import errors as E
 from opolyx.server.errors import ApiError
-from opolyx.server.http.deps import ERRORS, Services, Svc, User, room_out
+from opolyx.server.http.deps import ERRORS, GameId, MaybeUser, RoomId, Services, Svc, User, rate_limit, room_out
 from opolyx.server.play.game_stats import summarize
+from opolyx.server.play.replays import viewable_game
 from opolyx.server.protocol import RoomOut
 from opolyx.storage import FINISHED, WAITING, RoomRecord, UserRecord
 
@@ -41,15 +44,35 @@ async def _finished(svc: Services, game_id: str) -> RoomRecord:
     return room
 
 
-@router.get("/api/games/{game_id}/summary", tags=["games"])
-async def game_summary(game_id: str, svc: Svc) -> GameSummary:
-    """A finished game's net worth per seat round by round and its key numbers (rent, auctions)."""
-    room = await _finished(svc, game_id)
-    assert room.seed is not None  # _finished checked it
-    records = await svc.store.load_actions(game_id)
-    game = svc.rooms.ctx.engine().new_game(room.mode, len(room.seats), room.seed, seat_info=room.seat_info)
-    data = summarize(game, [(r.seat, r.action) for r in records])
-    return GameSummary(id=room.id, mode=room.mode, players=[s.name for s in room.seats], **data)
+@router.get("/api/games/{game_id}/summary", tags=["games"], response_model=GameSummary)
+async def game_summary(
+    game_id: GameId,
+    request: Request,
+    svc: Svc,
+    viewer: MaybeUser,
+    code: Annotated[str | None, Query(max_length=16, description="A private game's code.")] = None,
+) -> Response:
+    """A finished game's net worth per seat round by round and its key numbers (rent, auctions). Seen by
+    whoever may see its replay (a private game: its players, its creator, or with its code); computed
+    once, then served from a cache; rate-limited per address like replays."""
+    await rate_limit(svc, "replay", request)
+    room = await viewable_game(svc.store, game_id, viewer, code)
+    seed = room.seed
+    assert seed is not None  # viewable_game checked it
+    key = ("summary", room.id)
+    body = svc.replays.get(key)
+    if body is None:
+        records = await svc.store.load_actions(room.id)
+        engine = svc.rooms.ctx.engine
+
+        def compute() -> bytes:
+            game = engine().new_game(room.mode, len(room.seats), seed, seat_info=room.seat_info)
+            data = summarize(game, [(r.seat, r.action) for r in records])
+            out = GameSummary(id=room.id, mode=room.mode, players=[s.name for s in room.seats], **data)
+            return out.model_dump_json().encode()
+
+        body = await svc.replays.cached(key, compute)
+    return Response(body, media_type="application/json")
 
 
 async def _open_rematch(svc: Services, old: RoomRecord, user: UserRecord) -> str | None:
@@ -70,7 +93,7 @@ async def _open_rematch(svc: Services, old: RoomRecord, user: UserRecord) -> str
 
 
 @router.post("/api/rooms/{room_id}/rematch", tags=["lobby"])
-async def rematch(room_id: str, svc: Svc, user: User) -> RoomOut:
+async def rematch(room_id: RoomId, svc: Svc, user: User) -> RoomOut:
     """Play a finished game again with the same seats: the first person to ask opens a room like the old
     one (mode, seats, visibility) with the same bots at the same strengths; everyone else who asks joins
     that room. The creator starts it as usual."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -16,7 +15,9 @@ from opolyx.server import errors as E
 from opolyx.server.errors import ApiError
 from opolyx.server.http.deps import (
     ERRORS,
+    GameId,
     MaybeUser,
+    RoomId,
     Services,
     Svc,
     User,
@@ -25,7 +26,7 @@ from opolyx.server.http.deps import (
     room_out,
     valid_id,
 )
-from opolyx.server.play.replays import MAX_SNAPSHOT_PAGE
+from opolyx.server.play.replays import MAX_SNAPSHOT_PAGE, viewable_game
 from opolyx.server.play.views import room_view
 from opolyx.server.protocol import (
     AddBot,
@@ -39,7 +40,7 @@ from opolyx.server.protocol import (
     VerifyIn,
     VerifyOut,
 )
-from opolyx.storage import FINISHED, RUNNING, WAITING, RoomRecord, UserRecord
+from opolyx.storage import RUNNING, WAITING, UserRecord
 
 router = APIRouter(responses=ERRORS)
 
@@ -83,14 +84,14 @@ async def create_room(body: RoomCreate, request: Request, svc: Svc, user: User) 
 
 
 @router.get("/api/rooms/{room_id}", tags=["lobby"])
-async def get_room(room_id: str, svc: Svc, viewer: MaybeUser) -> RoomOut:
+async def get_room(room_id: RoomId, svc: Svc, viewer: MaybeUser) -> RoomOut:
     """A room by id; also how to spectate: connect to its ``ws`` path without holding a seat. Private
     rooms answer only those seated in them or admitted by their code (others get 404)."""
     return await _room_call(svc, room_id, "view", viewer)
 
 
 @router.post("/api/rooms/{room_id}/join", tags=["lobby"])
-async def join_room(room_id: str, request: Request, svc: Svc, user: User) -> RoomOut:
+async def join_room(room_id: RoomId, request: Request, svc: Svc, user: User) -> RoomOut:
     await rate_limit(svc, "join", request, user)
     return await _room_call(svc, room_id, "join", user)
 
@@ -107,48 +108,30 @@ async def join_by_code(body: JoinByCode, request: Request, svc: Svc, user: User)
 
 
 @router.post("/api/rooms/{room_id}/leave", tags=["lobby"])
-async def leave_room(room_id: str, svc: Svc, user: User) -> RoomOut:
+async def leave_room(room_id: RoomId, svc: Svc, user: User) -> RoomOut:
     """Leave a waiting room; in a running game this resigns (the seat is out, you are free). In a room
     created with ``bots_replace_leavers`` a bot of normal strength plays your seat on instead."""
     return await _room_call(svc, room_id, "leave", user)
 
 
 @router.post("/api/rooms/{room_id}/bots", tags=["lobby"])
-async def add_bot(room_id: str, body: AddBot, svc: Svc, user: User) -> RoomOut:
+async def add_bot(room_id: RoomId, body: AddBot, svc: Svc, user: User) -> RoomOut:
     """Creator only: seat a bot of the chosen strength in the first empty seat."""
     return await _room_call(svc, room_id, "add_bot", user, body.strength)
 
 
 @router.delete("/api/rooms/{room_id}/bots/{seat}", tags=["lobby"])
-async def remove_bot(room_id: str, seat: int, svc: Svc, user: User) -> RoomOut:
+async def remove_bot(room_id: RoomId, seat: int, svc: Svc, user: User) -> RoomOut:
     return await _room_call(svc, room_id, "remove_bot", user, seat)
 
 
 @router.post("/api/rooms/{room_id}/start", tags=["lobby"])
-async def start_game(room_id: str, svc: Svc, user: User) -> RoomOut:
+async def start_game(room_id: RoomId, svc: Svc, user: User) -> RoomOut:
     """Creator only, with at least two seats filled; the engine draws who begins."""
     return await _room_call(svc, room_id, "start", user)
 
 
 # --- replays and health ------------------------------------------------------------------------------------
-
-
-async def _finished_game(svc: Services, game_id: str, viewer: UserRecord | None, code: str | None) -> RoomRecord:
-    room = await svc.store.get_room(game_id) if valid_id(game_id) else None
-    if room is None or room.seed is None or not _may_replay(room, viewer, code):
-        raise ApiError(404, E.GAME_NOT_FOUND, f"no game {game_id}")
-    if room.status != FINISHED:
-        raise ApiError(409, E.GAME_NOT_FINISHED, "replays are served once the game is over")
-    return room
-
-
-def _may_replay(room: RoomRecord, viewer: UserRecord | None, code: str | None) -> bool:
-    """Private games are replayed for the people who sat in them, their creator, or with the code."""
-    if room.public:
-        return True
-    if viewer is not None and (room.seat_of(viewer.id) is not None or viewer.id == room.creator_id):
-        return True
-    return bool(code and room.code and secrets.compare_digest(code.strip().upper().encode(), room.code.encode()))
 
 
 @router.get(
@@ -159,7 +142,7 @@ def _may_replay(room: RoomRecord, viewer: UserRecord | None, code: str | None) -
 )
 @router.get("/api/games/{game_id}/replay", tags=["games"], include_in_schema=False, response_model=None)
 async def replay(
-    game_id: str,
+    game_id: GameId,
     request: Request,
     svc: Svc,
     viewer: MaybeUser,
@@ -176,7 +159,7 @@ async def replay(
     its revealed seed (``fairness``), so anyone can check the dice: ``opolyx verify``. Computed once,
     then served from a cache; rate-limited per address."""
     await rate_limit(svc, "replay", request)
-    room = await _finished_game(svc, game_id, viewer, code)
+    room = await viewable_game(svc.store, game_id, viewer, code)
     if snapshots:
         limit = min(limit or MAX_SNAPSHOT_PAGE, MAX_SNAPSHOT_PAGE)
     records = await svc.store.load_actions(game_id)
@@ -194,7 +177,7 @@ async def replay(
 
 @router.post("/api/games/{game_id}/verify", tags=["games"])
 async def verify_game(
-    game_id: str,
+    game_id: GameId,
     body: VerifyIn,
     request: Request,
     svc: Svc,
@@ -208,7 +191,7 @@ async def verify_game(
     if not body.commitment:
         raise ApiError(422, E.COMMITMENT_REQUIRED, "send the commitment your client saw when the game started")
     await rate_limit(svc, "replay", request)
-    room = await _finished_game(svc, game_id, viewer, code)
+    room = await viewable_game(svc.store, game_id, viewer, code)
     records = await svc.store.load_actions(game_id)
     raw = await svc.replays.render(
         room, records, nonce=svc.rooms.ctx.seed_nonce(room.id), snapshots=False, events=False, start=0, limit=None

@@ -11,17 +11,41 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from opolyx import fairness
 from opolyx.jsontypes import JSON
+from opolyx.server import errors as E
 from opolyx.server.engine_api import EngineApi
-from opolyx.storage import ActionRecord, RoomRecord
+from opolyx.server.errors import ApiError
+from opolyx.storage import FINISHED, ActionRecord, RoomRecord, Store, UserRecord
 
 # Snapshots are large (tens of kB each): pages that carry them hold at most this many steps.
 MAX_SNAPSHOT_PAGE = 500
+
+
+def may_replay(room: RoomRecord, viewer: UserRecord | None, code: str | None) -> bool:
+    """Who may see a finished game (its replay, its summary): anyone for a public game; for a private one
+    the people who sat in it, its creator, or whoever has its code."""
+    if room.public:
+        return True
+    if viewer is not None and (room.seat_of(viewer.id) is not None or viewer.id == room.creator_id):
+        return True
+    return bool(code and room.code and secrets.compare_digest(code.strip().upper().encode(), room.code.encode()))
+
+
+async def viewable_game(store: Store, game_id: str, viewer: UserRecord | None, code: str | None) -> RoomRecord:
+    """The finished game ``viewer`` may see (:func:`may_replay`); one it may not see is "not found", as
+    one that does not exist."""
+    room = await store.get_room(game_id)
+    if room is None or room.seed is None or not may_replay(room, viewer, code):
+        raise ApiError(404, E.GAME_NOT_FOUND, f"no game {game_id}")
+    if room.status != FINISHED:
+        raise ApiError(409, E.GAME_NOT_FINISHED, "served once the game is over")
+    return room
 
 
 class ReplayCache:
@@ -47,6 +71,20 @@ class ReplayCache:
         while self._bytes > self.max_bytes and self._cache:
             _, old = self._cache.popitem(last=False)
             self._bytes -= len(old)
+
+    async def cached(self, key: tuple[Any, ...], compute: Callable[[], bytes]) -> bytes:
+        """``compute()``'s answer for ``key`` (something of a finished game, which never changes): from the
+        cache, or computed once in a worker thread, at most a few at a time."""
+        body = self.get(key)
+        if body is not None:
+            return body
+        async with self._work:
+            body = self.get(key)
+            if body is None:
+                body = await asyncio.to_thread(compute)
+                self.computed += 1
+                self.put(key, body)
+        return body
 
     async def render(
         self,

@@ -61,8 +61,45 @@ def _ref_of(raw: str | bytes | None, limit: int) -> Any:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    ref = data.get("ref") if isinstance(data, dict) else None
-    return ref if isinstance(ref, str | int) else None
+    return _clean_ref(data.get("ref") if isinstance(data, dict) else None)
+
+
+def _clean_ref(ref: Any) -> Any:
+    """A ``ref`` that can be echoed: a number, or text that is valid Unicode (JSON may spell a lone
+    surrogate, ``"\\ud800"``, which no encoder writes back)."""
+    if isinstance(ref, int):
+        return ref
+    return ref if isinstance(ref, str) and _valid_text(ref) else None
+
+
+def _valid_text(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class _LogThrottle:
+    """At most one log record per ``interval`` seconds for failures a client could trigger again and
+    again; the ones left out are counted in the next record."""
+
+    def __init__(self, interval: float = 60.0) -> None:
+        self.interval = interval
+        self.last = -interval
+        self.skipped = 0
+
+    def allow(self) -> int | None:
+        """None to stay silent; else how many were left out since the last record."""
+        now = time.monotonic()
+        if now - self.last < self.interval:
+            self.skipped += 1
+            return None
+        self.last, skipped, self.skipped = now, self.skipped, 0
+        return skipped
+
+
+_failures = _LogThrottle()
 
 
 async def _user(ws: WebSocket, svc: Services) -> tuple[UserRecord, str | None] | None:
@@ -190,10 +227,18 @@ async def handle_frame(svc: FrameHandler, hub: RoomHub, conn: Peer, raw: str | b
     try:
         await _handle_frame(svc, hub, conn, raw)
     except Exception:
-        # Last line: whatever slipped through is this frame's problem only; the socket stays open.
-        log.exception("frame failed in room %s", hub.room.id)
+        # Last line: whatever slipped through is this frame's problem only; the socket stays open. A
+        # client could repeat it at will, so it is logged at most once a minute.
+        _log_failure("frame failed in room %s", hub.room.id)
         ref = _ref_of(raw, svc.settings.max_frame_bytes)
-        conn.send(_error(E.INTERNAL, "the server could not handle this frame", ref))
+        with contextlib.suppress(Exception):
+            conn.send(_error(E.INTERNAL, "the server could not handle this frame", ref))
+
+
+def _log_failure(message: str, *args: object) -> None:
+    skipped = _failures.allow()
+    if skipped is not None:
+        log.error(message + " (%d more not logged)", *args, skipped, exc_info=True)
 
 
 async def _handle_frame(svc: FrameHandler, hub: RoomHub, conn: Peer, raw: str | bytes | None) -> None:
@@ -213,7 +258,13 @@ async def _handle_frame(svc: FrameHandler, hub: RoomHub, conn: Peer, raw: str | 
     if not isinstance(data, dict):
         conn.send(_error(E.BAD_MESSAGE, "a frame is a JSON object with a 'type'"))
         return
-    ref = data.get("ref") if isinstance(data.get("ref"), str | int) else None
+    given = data.get("ref")
+    if isinstance(given, str) and not _valid_text(given):
+        # The ref is echoed as it came, so it must be writable; other text fields are judged by their
+        # validators (chat: invalid_text).
+        conn.send(_error(E.BAD_MESSAGE, "'ref' is not valid Unicode text (a lone surrogate)"))
+        return
+    ref = _clean_ref(given)
     kind = data.get("type")
     model = CLIENT_FRAMES.get(kind) if isinstance(kind, str) else None
     if model is None:
@@ -264,5 +315,5 @@ async def _handle_frame(svc: FrameHandler, hub: RoomHub, conn: Peer, raw: str | 
     except ApiError as exc:
         conn.send(_error(exc.code, exc.message, ref))
     except Exception:
-        log.exception("frame %r failed in room %s", kind, hub.room.id)
+        _log_failure("frame %r failed in room %s", kind, hub.room.id)
         conn.send(_error(E.INTERNAL, "the server could not handle this frame", ref))
