@@ -43,6 +43,7 @@ from opolyx.server.http.guard import GuardMiddleware
 from opolyx.server.http.metrics import ServerMetrics
 from opolyx.server.http.metrics import router as metrics_router
 from opolyx.server.http.ratelimit import RateLimiter, Rule, SharedRateLimiter
+from opolyx.server.http.transport import redact_access_log
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.endgame_routes import router as endgame_router
 from opolyx.server.play.lobby_routes import router as lobby_router
@@ -118,6 +119,8 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Here, not at import: uvicorn configures its loggers (each worker too) before the app starts.
+        redact_access_log()
         store = await SqlStore.open(settings.resolved_database_url(), schema=settings.database_schema)
         cluster = (
             Cluster(settings.redis_url, settings.cluster_lease_seconds, metrics=metrics) if settings.redis_url else None

@@ -106,7 +106,24 @@ class RoomService:
                 if which(conn):
                     conn.close()
                     closed += 1
+        # With a cluster: this process's sockets in rooms another process owns.
+        for sock in list(self.sockets.values()):
+            if which(sock) and not sock.closed:
+                sock.close()
+                closed += 1
         return closed
+
+    async def refresh_names(self, room_ids: list[str]) -> None:
+        """Rooms of this process whose stored names or chat changed (a deleted account): their in-memory
+        room record and recent chat are read again, so a new viewer is not served the old copies."""
+        for room_id in room_ids:
+            hub = self.hubs.get(room_id)
+            if hub is None:
+                continue
+            fresh = await self.ctx.store.get_room(room_id)
+            if fresh is not None:
+                hub.room = fresh
+            await hub.messages.load()
 
     async def hub(self, room_id: str) -> RoomHub | None:
         """The room's hub in this process (loading it), or None if there is no such room.
