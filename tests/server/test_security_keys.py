@@ -167,3 +167,49 @@ def test_deletion_pseudonymises_every_copy_and_closes_every_socket(
     assert "Annabel" not in json.dumps(info) and "Bob" not in json.dumps(info)
     assert all("555" not in text and name != "Annabel" for name, text in chat) and chat
     assert keys == []
+
+
+# --- rematch: one room per game and person, open to every seat ----------------------------------------------
+
+
+def _resigned_game(ann: Person, bob: Person | None = None, *, public: bool = True) -> str:
+    """A finished Blitz game: Ann with Bob (or a bot) at the table, Ann resigning at once."""
+    room = ann.create("blitz", 2, public=public)
+    if bob is None:
+        assert ann.post(f"/api/rooms/{room['id']}/bots", {"strength": "easy"}).status_code == 200
+    else:
+        by_code = ("/api/join", {"code": room.get("code")})
+        path, body = by_code if not public else (f"/api/rooms/{room['id']}/join", None)
+        joined = bob.post(path, body)
+        assert joined.status_code == 200, joined.text
+    assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    assert ann.post(f"/api/rooms/{room['id']}/leave").status_code == 200
+    assert httpx.get(ann.base + f"/api/rooms/{room['id']}", headers=bearer(ann.token)).json()["status"] == "finished"
+    return str(room["id"])
+
+
+def test_rematch_cannot_farm_rooms(server: ThreadServer, people: Callable[[str], Person]) -> None:
+    ann = people("Ann")
+    game_id = _resigned_game(ann)
+    made = set()
+    for _ in range(4):
+        r = ann.post(f"/api/rooms/{game_id}/rematch")
+        if r.status_code != 200:
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+            continue
+        made.add(r.json()["id"])
+        assert ann.post(f"/api/rooms/{r.json()['id']}/leave").status_code == 200
+    assert len(made) == 1
+
+
+def test_every_seat_of_a_private_game_may_rematch(server: ThreadServer, people: Callable[[str], Person]) -> None:
+    ann, bob = people("Ann"), people("Bob")
+    game_id = _resigned_game(ann, bob, public=False)
+    first = ann.post(f"/api/rooms/{game_id}/rematch")
+    assert first.status_code == 200, first.text
+    second = bob.post(f"/api/rooms/{game_id}/rematch")
+    assert second.status_code == 200, second.text
+    assert second.json()["id"] == first.json()["id"]
+    assert sorted(p["name"] for p in second.json()["players"]) == ["Ann", "Bob"]
+    # Someone who did not play it still cannot get in through the rematch.
+    assert people("Cat").post(f"/api/rooms/{game_id}/rematch").status_code in (403, 404)

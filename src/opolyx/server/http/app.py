@@ -94,6 +94,8 @@ def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimi
         "sync": Rule(settings.rate_sync_burst, settings.rate_sync_per_second),
         "replay": Rule(settings.rate_replay_burst, settings.rate_replay_per_second),
         "code": Rule(settings.rate_code_burst, settings.rate_code_per_second),
+        # One rematch room per finished game and person (keyed by both): a second one is refused for a day.
+        "rematch": Rule(1, 1 / 86400),
     }
     if cluster is not None:
         return SharedRateLimiter(rules, cluster.redis, address_factor=settings.rate_address_factor)
