@@ -6,21 +6,26 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack, closing
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import sqlalchemy as sa
 from accounts_kit import with_store
-from server_kit import Person
+from server_kit import Person, test_settings
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from live_server import ThreadServer
 from opolyx.storage import SqlStore
 from opolyx.storage.tables import api_keys, chat_messages, rooms
-from opolyx.storage.testing import TestDatabase
+from opolyx.storage.testing import REDIS_ENV, TestDatabase, fresh_database, pg_url
+
+REDIS_URL = os.environ.get(REDIS_ENV) or None
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -213,3 +218,23 @@ def test_every_seat_of_a_private_game_may_rematch(server: ThreadServer, people: 
     assert sorted(p["name"] for p in second.json()["players"]) == ["Ann", "Bob"]
     # Someone who did not play it still cannot get in through the rematch.
     assert people("Cat").post(f"/api/rooms/{game_id}/rematch").status_code in (403, 404)
+
+
+@pytest.mark.skipif(pg_url() is None or REDIS_URL is None, reason="needs PostgreSQL and Redis")
+def test_deletion_closes_the_accounts_sockets_on_every_process(tmp_path: Path) -> None:
+    with fresh_database("postgresql", tmp_path) as db, ExitStack() as stack:
+        a, b = (
+            stack.enter_context(ThreadServer(test_settings(db, tmp_path / n, redis_url=REDIS_URL)))
+            for n in ("a", "b")
+        )
+        ann = stack.enter_context(closing(Person(a.base, "Ann")))
+        bob = stack.enter_context(closing(Person(b.base, "Bob")))
+        key = ann.post("/api/keys", {"label": "agent"}).json()["key"]
+        table = bob.create("blitz", 2)  # served by process b
+        url = b.base.replace("http", "ws", 1) + f"/ws/rooms/{table['id']}"
+        with connect(url, additional_headers=bearer(key), open_timeout=10) as agent:
+            assert json.loads(agent.recv(timeout=10))["type"] == "snapshot"
+            assert ann.http.delete("/api/account").status_code == 204  # answered by process a
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    agent.recv(timeout=10)

@@ -228,7 +228,7 @@ async def delete_account(svc: Svc, user: SessionUser) -> Response:
     touched = await svc.store.delete_account(user.id)
     # Every socket of the account closes: those of its sessions, and those of its (now deleted) keys,
     # which also carry the /mcp tables of its agents; the next /mcp call with a key is refused (401).
-    svc.rooms.close_sockets(lambda conn: conn.user.id == user.id)
+    svc.rooms.close_user_sockets(user.id)
     await svc.rooms.refresh_names(touched)
     response = Response(status_code=204)
     response.delete_cookie(svc.settings.session_cookie)

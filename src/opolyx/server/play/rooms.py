@@ -20,7 +20,7 @@ from typing import Any
 
 from opolyx.jsontypes import JSON
 from opolyx.server import errors as E
-from opolyx.server.cluster.node import Cluster, RemoteConnection
+from opolyx.server.cluster.node import EVERYONE, Cluster, RemoteConnection
 from opolyx.server.errors import ApiError, RoomRefused
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.hub import RoomHub
@@ -112,6 +112,13 @@ class RoomService:
                 sock.close()
                 closed += 1
         return closed
+
+    def close_user_sockets(self, user_id: str) -> None:
+        """Close every socket of ``user_id`` (a deleted account: sessions' and keys' alike), in this process
+        and, with a cluster, in every other one (each closes those it holds or serves)."""
+        self.close_sockets(lambda conn: conn.user.id == user_id)
+        if self.cluster is not None:
+            self.cluster.post(EVERYONE, {"t": "close_user", "user": user_id})
 
     async def refresh_names(self, room_ids: list[str]) -> None:
         """Rooms of this process whose stored names or chat changed (a deleted account): their in-memory
@@ -434,6 +441,9 @@ class RoomService:
             conn = self.sockets.get(str(m.get("conn")))
             if conn is not None:
                 conn.close()
+        elif kind == "close_user":
+            user_id = str(m.get("user"))
+            self.close_sockets(lambda conn: conn.user.id == user_id)
         elif kind == "moved":
             room_id = str(m.get("room"))
             if self.routes.get(room_id) == sender:
