@@ -63,6 +63,7 @@ SESSION_NOT_FOUND = "session_not_found"
 MAIL_UNAVAILABLE = "mail_unavailable"
 KEY_NOT_FOUND = "key_not_found"
 KEYS_NEED_SESSION = "keys_need_session"
+SESSION_REQUIRED = "session_required"
 TOO_MANY_KEYS = "too_many_keys"
 # Agents over /mcp (docs/agents.md): tool errors
 TOO_MANY_WAITS = "too_many_waits"

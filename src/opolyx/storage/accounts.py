@@ -159,8 +159,10 @@ class AccountStore(abc.ABC):
     ) -> None: ...
 
     @abc.abstractmethod
-    async def delete_account(self, user_id: str) -> None:
-        """Remove personal data: address, names (also in past games and chat), sessions, links, cards."""
+    async def delete_account(self, user_id: str) -> list[str]:
+        """Remove personal data: address, names (also in past games' seats and ``seat_info``, and in chat,
+        whose text is replaced too), sessions, links, cards, API keys (labels and all). Returns the ids of
+        the rooms whose stored names or chat changed, so that copies held in memory can follow."""
 
     # progression
     @abc.abstractmethod

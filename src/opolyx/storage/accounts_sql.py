@@ -22,6 +22,7 @@ from opolyx.storage.accounts import (
     SessionRecord,
 )
 from opolyx.storage.tables import (
+    api_keys,
     cards,
     chat_messages,
     magic_links,
@@ -34,6 +35,8 @@ from opolyx.storage.tables import (
 
 # What a deleted account's name becomes, in its own row and in past games and chat.
 DELETED_NAME = "—"
+# What a deleted account's chat lines say instead of what was written.
+DELETED_TEXT = "[deleted]"
 # A session's last_seen_at is refreshed at most this often (one write per request would be wasteful).
 SEEN_RESOLUTION = timedelta(minutes=5)
 # Looked up for every request and socket a session opens; built once (see sql.py on prepared statements).
@@ -223,9 +226,33 @@ class AccountsSql:
         async with self.engine.begin() as conn:
             await conn.execute(users.update().where(users.c.id == user_id).values(**values))
 
-    async def delete_account(self, user_id: str) -> None:
+    async def delete_account(self, user_id: str) -> list[str]:
         now = _now()
         async with self.engine.begin() as conn:
+            seated = (
+                await conn.execute(
+                    sa.select(room_seats.c.room_id, room_seats.c.seat).where(room_seats.c.user_id == user_id)
+                )
+            ).all()
+            seats_in: dict[str, set[int]] = {}
+            for row in seated:
+                seats_in.setdefault(str(row.room_id), set()).add(int(row.seat))
+            # The names the engine was told (served in every replay): the seats this person held.
+            for room_id, seat_numbers in seats_in.items():
+                info = (await conn.execute(sa.select(rooms.c.seat_info).where(rooms.c.id == room_id))).scalar()
+                if isinstance(info, list):
+                    renamed = [
+                        dict(entry, name=DELETED_NAME) if i in seat_numbers and isinstance(entry, dict) else entry
+                        for i, entry in enumerate(info)
+                    ]
+                    await conn.execute(rooms.update().where(rooms.c.id == room_id).values(seat_info=renamed))
+            spoken = (
+                await conn.execute(
+                    sa.select(chat_messages.c.room_id).where(chat_messages.c.user_id == user_id).distinct()
+                )
+            ).scalars()
+            touched = set(seats_in) | {str(r) for r in spoken}
+            await conn.execute(api_keys.delete().where(api_keys.c.user_id == user_id))
             await conn.execute(sessions.delete().where(sessions.c.user_id == user_id))
             await conn.execute(cards.delete().where(cards.c.user_id == user_id))
             email = (await conn.execute(sa.select(users.c.email).where(users.c.id == user_id))).scalar()
@@ -234,7 +261,9 @@ class AccountsSql:
             await conn.execute(magic_links.delete().where(magic_links.c.guest_id == user_id))
             await conn.execute(room_seats.update().where(room_seats.c.user_id == user_id).values(name=DELETED_NAME))
             await conn.execute(
-                chat_messages.update().where(chat_messages.c.user_id == user_id).values(name=DELETED_NAME)
+                chat_messages.update()
+                .where(chat_messages.c.user_id == user_id)
+                .values(name=DELETED_NAME, text=DELETED_TEXT)
             )
             await conn.execute(
                 users.update()
@@ -251,6 +280,7 @@ class AccountsSql:
                     deleted_at=now,
                 )
             )
+        return sorted(touched)
 
     # progression --------------------------------------------------------------------------------------
     # The rules (opolyx.progression.booking) decide; these methods read an account's standing and write

@@ -81,11 +81,12 @@ def new_user_id() -> str:
 
 
 def request_token(cookies: Mapping[str, str], headers: Mapping[str, str], cookie_name: str) -> str | None:
-    """The session token of an HTTP request or WebSocket handshake: the cookie, else a Bearer header."""
-    token = cookies.get(cookie_name)
-    if token:
-        return token
+    """The session token of an HTTP request or WebSocket handshake: an explicit Bearer header, else the
+    cookie. The header wins because a program chose to send it for this request, whereas a cookie may be
+    a stale one its jar still holds (a valid key or token was refused for a revoked cookie before)."""
     auth = headers.get("authorization", "")
     if auth[:7].lower() == "bearer ":
-        return auth[7:].strip() or None
-    return None
+        token = auth[7:].strip()
+        if token:
+            return token
+    return cookies.get(cookie_name) or None

@@ -41,7 +41,7 @@ from opolyx.server.accounts.models import (
 )
 from opolyx.server.accounts.session_routes import SIGNED_IN_HINT, cookie_secure, session_answer, user_out
 from opolyx.server.errors import ApiError
-from opolyx.server.http.deps import ERRORS, MaybeUser, SessionId, Svc, User, client_address, rate_limit
+from opolyx.server.http.deps import ERRORS, MaybeUser, SessionId, SessionUser, Svc, client_address, rate_limit
 from opolyx.server.protocol import CardDropOut, DropSeedCommitment, SessionOut
 from opolyx.server.text import clean_nickname
 from opolyx.storage import CardRecord, LeaderRow, SessionRecord, UserRecord
@@ -99,9 +99,7 @@ def mask_email(email: str) -> str:
 
 
 @router.post("/api/auth/link", tags=["accounts"], status_code=202)
-async def request_link(
-    body: LinkIn, request: Request, response: Response, svc: Svc, user: MaybeUser
-) -> LinkOut:
+async def request_link(body: LinkIn, request: Request, response: Response, svc: Svc, user: MaybeUser) -> LinkOut:
     """Mail a single-use sign-in link (valid for 15 minutes) that signs in this browser. The answer is the
     same whether or not the address has an account; requests are limited per network address and, per
     e-mail address, per asker, so strangers asking for links cannot lock the owner out."""
@@ -225,7 +223,7 @@ async def verify_link(
 
 
 @router.get("/api/sessions", tags=["accounts"])
-async def list_sessions(request: Request, svc: Svc, user: User) -> list[SessionInfoOut]:
+async def list_sessions(request: Request, svc: Svc, user: SessionUser) -> list[SessionInfoOut]:
     """Where you are signed in."""
     current = _session(request)
     return [
@@ -241,7 +239,7 @@ async def list_sessions(request: Request, svc: Svc, user: User) -> list[SessionI
 
 
 @router.delete("/api/sessions/others", tags=["accounts"])
-async def sign_out_others(request: Request, svc: Svc, user: User) -> RevokedOut:
+async def sign_out_others(request: Request, svc: Svc, user: SessionUser) -> RevokedOut:
     """Sign out every other browser and device; this one stays signed in."""
     current = _session(request)
     keep = current.id if current else None
@@ -251,7 +249,7 @@ async def sign_out_others(request: Request, svc: Svc, user: User) -> RevokedOut:
 
 
 @router.delete("/api/sessions/{session_id}", tags=["accounts"], status_code=204)
-async def sign_out_one(session_id: SessionId, svc: Svc, user: User) -> Response:
+async def sign_out_one(session_id: SessionId, svc: Svc, user: SessionUser) -> Response:
     if await svc.store.revoke_sessions(user.id, only=session_id) != 1:
         raise ApiError(404, E.SESSION_NOT_FOUND, f"no live session {session_id}")
     sessions.close_sockets(svc.rooms, user.id, only=session_id)
@@ -303,13 +301,13 @@ async def _profile(svc: Svc, user: UserRecord) -> ProfileOut:
 
 
 @router.get("/api/profile", tags=["accounts"])
-async def get_profile(svc: Svc, user: User) -> ProfileOut:
+async def get_profile(svc: Svc, user: SessionUser) -> ProfileOut:
     """Your level, rank, XP to the next level, cards and recent games."""
     return await _profile(svc, user)
 
 
 @router.patch("/api/profile", tags=["accounts"])
-async def update_profile(body: ProfileIn, svc: Svc, user: User) -> ProfileOut:
+async def update_profile(body: ProfileIn, svc: Svc, user: SessionUser) -> ProfileOut:
     """Change nickname, avatar (one of the built-in set) or language; omitted fields stay."""
     await svc.store.update_profile(user.id, nickname=body.nickname, avatar=body.avatar, language=body.language)
     fresh = await svc.store.get_user(user.id)
@@ -318,12 +316,15 @@ async def update_profile(body: ProfileIn, svc: Svc, user: User) -> ProfileOut:
 
 
 @router.delete("/api/account", tags=["accounts"], status_code=204)
-async def delete_account(svc: Svc, user: User) -> Response:
+async def delete_account(svc: Svc, user: SessionUser) -> Response:
     """Delete your account and its personal data (docs/accounts.md lists what goes and what stays)."""
     if await svc.store.active_room_of(user.id):
         raise ApiError(409, E.ALREADY_IN_GAME, "leave or finish your game before deleting the account")
-    await svc.store.delete_account(user.id)
-    sessions.close_sockets(svc.rooms, user.id)
+    touched = await svc.store.delete_account(user.id)
+    # Every socket of the account closes: those of its sessions, and those of its (now deleted) keys,
+    # which also carry the /mcp tables of its agents; the next /mcp call with a key is refused (401).
+    svc.rooms.close_user_sockets(user.id)
+    await svc.rooms.refresh_names(touched)
     response = Response(status_code=204)
     response.delete_cookie(svc.settings.session_cookie)
     response.delete_cookie(SIGNED_IN_HINT)

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request, Response
 
 from opolyx.server.accounts import sessions
 from opolyx.server.accounts.identity import new_user_id, request_token
-from opolyx.server.http.deps import ERRORS, MaybeUser, Services, Svc, User, rate_limit
+from opolyx.server.http.deps import ERRORS, MaybeSessionUser, MaybeUser, Services, Svc, User, rate_limit
 from opolyx.server.protocol import SessionIn, SessionOut, UserOut
 from opolyx.storage import SessionRecord, UserRecord
 
@@ -38,7 +38,7 @@ async def user_out(svc: Services, user: UserRecord) -> UserOut:
 
 @router.post("/api/session", tags=["session"])
 async def start_session(
-    body: SessionIn, request: Request, response: Response, svc: Svc, user: MaybeUser
+    body: SessionIn, request: Request, response: Response, svc: Svc, user: MaybeSessionUser
 ) -> SessionOut:
     """Play as a guest: a nickname and a language give a signed, HttpOnly session cookie. Clients
     without a cookie jar add ``"token": true`` to get the same value back for ``Authorization: Bearer``."""

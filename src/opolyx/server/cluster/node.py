@@ -13,7 +13,8 @@ and the processes holding sockets re-attach them, each client receiving a fresh 
 processes ever both believe they own a room, the ``(game id, seq)`` primary key lets only one of
 them store the next action; the other refuses it.
 
-Every process listens on one channel, ``opolyx:node:<node id>``; messages are JSON batches.
+Every process listens on one channel, ``opolyx:node:<node id>``, and on ``opolyx:node:all`` for what
+concerns every process (closing a deleted account's sockets); messages are JSON batches.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 
 LEASE = "opolyx:lease:"
 CHANNEL = "opolyx:node:"
+# Posted to this "node", a message reaches every process (this one too). Node ids are hex: no clash.
+EVERYONE = "all"
 # Redis connections one process keeps for its sockets, lobby calls and rate limits. Above that many
 # commands at once (a few thousand sockets opening together) a command waits for a connection, up to
 # REDIS_WAIT seconds; redis-py's default pool instead failed it ("Too many connections"), and with it
@@ -119,7 +122,7 @@ class Cluster:
     async def start(self, handler: Callable[[str, JSON], Awaitable[None] | None]) -> None:
         self._handler = handler
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(CHANNEL + self.node)
+        await pubsub.subscribe(CHANNEL + self.node, CHANNEL + EVERYONE)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(pubsub)), loop.create_task(self._publisher())]
 
@@ -230,4 +233,4 @@ class Cluster:
                 log.exception("cluster listener failed; resubscribing")
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(Exception):
-                    await pubsub.subscribe(CHANNEL + self.node)
+                    await pubsub.subscribe(CHANNEL + self.node, CHANNEL + EVERYONE)

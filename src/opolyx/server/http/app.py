@@ -43,6 +43,7 @@ from opolyx.server.http.guard import GuardMiddleware
 from opolyx.server.http.metrics import ServerMetrics
 from opolyx.server.http.metrics import router as metrics_router
 from opolyx.server.http.ratelimit import RateLimiter, Rule, SharedRateLimiter
+from opolyx.server.http.transport import redact_access_log
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.endgame_routes import router as endgame_router
 from opolyx.server.play.lobby_routes import router as lobby_router
@@ -93,6 +94,8 @@ def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimi
         "sync": Rule(settings.rate_sync_burst, settings.rate_sync_per_second),
         "replay": Rule(settings.rate_replay_burst, settings.rate_replay_per_second),
         "code": Rule(settings.rate_code_burst, settings.rate_code_per_second),
+        # One rematch room per finished game and person (keyed by both): a second one is refused for a day.
+        "rematch": Rule(1, 1 / 86400),
     }
     if cluster is not None:
         return SharedRateLimiter(rules, cluster.redis, address_factor=settings.rate_address_factor)
@@ -118,6 +121,8 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Here, not at import: uvicorn configures its loggers (each worker too) before the app starts.
+        redact_access_log()
         store = await SqlStore.open(settings.resolved_database_url(), schema=settings.database_schema)
         cluster = (
             Cluster(settings.redis_url, settings.cluster_lease_seconds, metrics=metrics) if settings.redis_url else None

@@ -91,7 +91,26 @@ async def current_user(user: Annotated[UserRecord | None, Depends(optional_user)
 
 
 User = Annotated[UserRecord, Depends(current_user)]
+
+
+async def session_user(user: User) -> UserRecord:
+    """The person behind a *session*: account management (profile, e-mail, sessions, deletion, sign-in
+    as a guest) is theirs alone. A personal API key acts at tables only, so a leaked key cannot rename,
+    sign out, read the e-mail of, or delete the person who made it (docs/security.md)."""
+    if user.agent:
+        raise ApiError(403, E.SESSION_REQUIRED, "this needs a session; an API key only plays at tables")
+    return user
+
+
+async def maybe_session_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord | None:
+    """``session_user`` for routes that also serve nobody (starting a guest session)."""
+    return None if user is None else await session_user(user)
+
+
+# Account management: a session, never a personal API key.
+SessionUser = Annotated[UserRecord, Depends(session_user)]
 MaybeUser = Annotated[UserRecord | None, Depends(optional_user)]
+MaybeSessionUser = Annotated[UserRecord | None, Depends(maybe_session_user)]
 
 
 def client_address(request: Request) -> str:

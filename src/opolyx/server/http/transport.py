@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from typing import Any
 
 import uvicorn
@@ -179,6 +180,34 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
 
 # How long a stopping server lets requests in flight finish.
 SHUTDOWN_GRACE_SECONDS = 3
+
+# A secret in a query string (``?token=…``, a personal key ``opx_…`` anywhere in the path): refused by the
+# server (tokens are read from the cookie or the Authorization header only), and kept out of the access log.
+_QUERY_SECRET = re.compile(r"(?i)([?&;](?:token|access_token|key|api_key|apikey|secret|session)=)[^&;#\s]*")
+_KEY_IN_PATH = re.compile(r"opx_[A-Za-z0-9_\-]+")
+REDACTED = "[redacted]"
+
+
+def redact_secrets(path: str) -> str:
+    """``path`` (with its query string) as the access log may show it."""
+    return _KEY_IN_PATH.sub(REDACTED, _QUERY_SECRET.sub(r"\1" + REDACTED, path))
+
+
+class RedactSecrets(logging.Filter):
+    """Rewrites uvicorn's access-log records (arguments: client, method, path with query, version, status)
+    so that a token sent in a URL by mistake never reaches the log, its files or their readers."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact_secrets(a) if isinstance(a, str) else a for a in record.args)
+        return True
+
+
+def redact_access_log() -> None:
+    """Install :class:`RedactSecrets` on uvicorn's access logger, once per process."""
+    logger = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+        logger.addFilter(RedactSecrets())
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:

@@ -9,7 +9,17 @@ from pydantic import BaseModel, Field
 
 from opolyx.server import errors as E
 from opolyx.server.errors import ApiError
-from opolyx.server.http.deps import ERRORS, GameId, MaybeUser, RoomId, Services, Svc, User, rate_limit, room_out
+from opolyx.server.http.deps import (
+    ERRORS,
+    GameId,
+    MaybeUser,
+    RoomId,
+    Services,
+    Svc,
+    User,
+    rate_limit,
+    room_out,
+)
 from opolyx.server.play.game_stats import summarize
 from opolyx.server.play.replays import viewable_game
 from opolyx.server.protocol import RoomOut
@@ -93,10 +103,12 @@ async def _open_rematch(svc: Services, old: RoomRecord, user: UserRecord) -> str
 
 
 @router.post("/api/rooms/{room_id}/rematch", tags=["lobby"])
-async def rematch(room_id: RoomId, svc: Svc, user: User) -> RoomOut:
+async def rematch(room_id: RoomId, request: Request, svc: Svc, user: User) -> RoomOut:
     """Play a finished game again with the same seats: the first person to ask opens a room like the old
     one (mode, seats, visibility) with the same bots at the same strengths; everyone else who asks joins
-    that room. The creator starts it as usual."""
+    that room (a private one too: a seat of the old game admits them). The creator starts it as usual.
+    Each person opens at most one rematch room per finished game, within the room-creation rate limit."""
+    await rate_limit(svc, "join", request, user)
     old = await _finished(svc, room_id)
     if old.seat_of(user.id) is None:
         raise ApiError(403, E.NOT_IN_ROOM, "only the game's players can ask for a rematch")
@@ -105,7 +117,14 @@ async def rematch(room_id: RoomId, svc: Svc, user: User) -> RoomOut:
         mine = await svc.store.active_room_of(user.id)
         if mine == existing:
             return RoomOut.model_validate(await svc.rooms.call(existing, "view", user))
+        room = await svc.store.get_room(existing)
+        if room is not None and room.code is not None:
+            # A private rematch room: the old game's seat is the invitation (as its code would be).
+            return RoomOut.model_validate(await svc.rooms.call(existing, "enter", user, room.code))
         return RoomOut.model_validate(await svc.rooms.call(existing, "join", user))
+    await rate_limit(svc, "create", request, user)
+    if not await svc.limiter.take("rematch", f"game:{old.id}:user:{user.id}"):
+        raise ApiError(429, E.RATE_LIMITED, "you already opened a rematch room for this game")
     hub = await svc.rooms.create(user, old.mode, old.seat_count, old.public, old.bots_replace_leavers)
     for seat in sorted(old.seats, key=lambda s: s.seat):
         if seat.bot is not None and seat.took_over_at is None:
@@ -114,8 +133,11 @@ async def rematch(room_id: RoomId, svc: Svc, user: User) -> RoomOut:
     if old_hub is not None:
         # Those still looking at the old game's end screen learn where the rematch is.
         asker = old.seat_of(user.id)
-        old_hub.broadcast({
-            "type": "notice", "seq": old_hub.seq,
-            "event": {"type": "rematch", "room": hub.room.id, "seat": asker.seat if asker else None},
-        })
+        old_hub.broadcast(
+            {
+                "type": "notice",
+                "seq": old_hub.seq,
+                "event": {"type": "rematch", "room": hub.room.id, "seat": asker.seat if asker else None},
+            }
+        )
     return room_out(hub, user)

@@ -97,7 +97,8 @@ class ReplayCache:
         start: int,
         limit: int | None,
     ) -> bytes:
-        key = (room.id, snapshots, events, start, limit)
+        # The seat names are part of the key: a deleted account's name must not be served from the cache.
+        key = (room.id, tuple(s.name for s in room.seats), snapshots, events, start, limit)
         body = self.get(key)
         if body is not None:
             return body

@@ -20,7 +20,7 @@ from typing import Any
 
 from opolyx.jsontypes import JSON
 from opolyx.server import errors as E
-from opolyx.server.cluster.node import Cluster, RemoteConnection
+from opolyx.server.cluster.node import EVERYONE, Cluster, RemoteConnection
 from opolyx.server.errors import ApiError, RoomRefused
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.hub import RoomHub
@@ -106,7 +106,31 @@ class RoomService:
                 if which(conn):
                     conn.close()
                     closed += 1
+        # With a cluster: this process's sockets in rooms another process owns.
+        for sock in list(self.sockets.values()):
+            if which(sock) and not sock.closed:
+                sock.close()
+                closed += 1
         return closed
+
+    def close_user_sockets(self, user_id: str) -> None:
+        """Close every socket of ``user_id`` (a deleted account: sessions' and keys' alike), in this process
+        and, with a cluster, in every other one (each closes those it holds or serves)."""
+        self.close_sockets(lambda conn: conn.user.id == user_id)
+        if self.cluster is not None:
+            self.cluster.post(EVERYONE, {"t": "close_user", "user": user_id})
+
+    async def refresh_names(self, room_ids: list[str]) -> None:
+        """Rooms of this process whose stored names or chat changed (a deleted account): their in-memory
+        room record and recent chat are read again, so a new viewer is not served the old copies."""
+        for room_id in room_ids:
+            hub = self.hubs.get(room_id)
+            if hub is None:
+                continue
+            fresh = await self.ctx.store.get_room(room_id)
+            if fresh is not None:
+                hub.room = fresh
+            await hub.messages.load()
 
     async def hub(self, room_id: str) -> RoomHub | None:
         """The room's hub in this process (loading it), or None if there is no such room.
@@ -417,6 +441,9 @@ class RoomService:
             conn = self.sockets.get(str(m.get("conn")))
             if conn is not None:
                 conn.close()
+        elif kind == "close_user":
+            user_id = str(m.get("user"))
+            self.close_sockets(lambda conn: conn.user.id == user_id)
         elif kind == "moved":
             room_id = str(m.get("room"))
             if self.routes.get(room_id) == sender:
