@@ -1,4 +1,4 @@
-"""XP by SPEC.md 19: placement, complete colour groups at the end, survival, Team placement, short games."""
+"""XP by docs/rules.md §19: placement, complete colour groups at the end, survival, Team placement, short games."""
 
 from __future__ import annotations
 

@@ -137,7 +137,7 @@ def test_a_vip_account_is_offered_murabaha_in_halal(table: Callable[..., ThreadS
 
 
 def test_a_guest_at_level_ten_is_not_vip(table: Callable[..., ThreadServer], database: TestDatabase) -> None:
-    """SPEC.md 19: VIP is for accounts. A farmer who levels a guest to 10 gets no Murabaha and no badge."""
+    """docs/rules.md §19: VIP is for accounts. A farmer who levels a guest to 10 gets no Murabaha and no badge."""
     server = table([(1, 2), (2, 3)])
     ann, bob, room = _two_at_a_table(server, "halal")
     try:

@@ -1,4 +1,4 @@
-"""Progression (SPEC.md section 19): XP per finished game, levels, ranks, card drops and VIP.
+"""Progression (docs/rules.md §19): XP per finished game, levels, ranks, card drops and VIP.
 
 Pure functions over plain data, like the engine: no database, no clock, no global random state. Every
 progression rule lives here; the server gathers the facts and the store writes what these decide.

@@ -92,7 +92,7 @@ def game_credits(
     meetings: Mapping[str, int] | None = None,
     rules: ProgressionRules | None = None,
 ) -> list[Credit]:
-    """Every person's credit from this finished game, in the order of ``people``: the XP by SPEC.md 19 unless a
+    """Every person's credit from this finished game, in the order of ``people``: the XP by docs/rules.md §19 unless a
     farming guard refuses it (docs/accounts.md). ``meetings`` maps a user to the most earlier private
     games they shared with any one other person here (absent: none)."""
     rules = rules or load_progression()

@@ -29,7 +29,7 @@ def rank_for(level: int, rules: ProgressionRules | None = None) -> str:
 
 
 def is_vip(level: int, rules: ProgressionRules | None = None, *, account: bool) -> bool:
-    """VIP (SPEC.md 19): an account (signed in with an address) at the VIP level or above. A guest is
+    """VIP (docs/rules.md §19): an account (signed in with an address) at the VIP level or above. A guest is
     never VIP, whatever its level: guest XP is easy to farm, and the perk belongs to accounts."""
     rules = rules or load_progression()
     return account and level >= rules.vip_level

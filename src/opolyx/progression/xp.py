@@ -1,4 +1,4 @@
-"""XP for each seat of a finished game, exactly by SPEC.md 19 (before the anti-farming guards)."""
+"""XP for each seat of a finished game, exactly by docs/rules.md §19 (before the anti-farming guards)."""
 
 from __future__ import annotations
 

@@ -407,7 +407,7 @@ class DropSeedCommitment(BaseModel):
 
 
 class SeatXpOut(BaseModel):
-    """What one person's seat earned when the game finished (SPEC.md 19; docs/accounts.md)."""
+    """What one person's seat earned when the game finished (docs/rules.md §19; docs/accounts.md)."""
 
     seat: int
     xp: int = Field(description="XP credited (after the daily cap).")

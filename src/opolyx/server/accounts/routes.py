@@ -173,7 +173,7 @@ async def verify_link(
             )
         if body.merge is False:
             guest = None
-    # Both sitting in an unfinished game: one person may hold only one seat (SPEC.md 1).
+    # Both sitting in an unfinished game: one person may hold only one seat (docs/rules.md §1).
     if (
         guest is not None
         and account_id is not None

@@ -158,7 +158,7 @@ function Corner({ i, g, sq }) {
   </g>`;
 }
 
-/** Seats holding a collectible card for square i (SPEC.md 19): the board marks them. */
+/** Seats holding a collectible card for square i (docs/rules.md §19): the board marks them. */
 function cardHolders(i) {
   const players = (state.game && state.game.players) || [];
   return players.filter((p) => p.cards && p.cards[String(i)]).map((p) => ({ seat: p.seat, rarity: p.cards[String(i)] }));

@@ -70,7 +70,7 @@ export function modeName(mode) {
   return t(`mode.${mode}.name`);
 }
 
-/** Value of a company in a trade (SPEC.md section 8): price, or price minus the redemption cost. */
+/** Value of a company in a trade (docs/rules.md §8): price, or price minus the redemption cost. */
 export function companyValue(i) {
   const sq = boardSquare(i);
   if (!sq || !state.game) return 0;

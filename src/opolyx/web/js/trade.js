@@ -19,7 +19,7 @@ function allies(a, b) {
   return pa.team !== null && pa.team === pb.team;
 }
 
-/** The fairness rule (SPEC.md section 8) as the engine states it in the propose_trade template. */
+/** The fairness rule (docs/rules.md §8) as the engine states it in the propose_trade template. */
 export function fairness(give, take, percent, exempt) {
   const a = sideValue(give);
   const b = sideValue(take);

@@ -1,4 +1,4 @@
-// The game-over XP block: what each person earned and why, level-ups and card drops (SPEC.md 19).
+// The game-over XP block: what each person earned and why, level-ups and card drops (docs/rules.md §19).
 import { html } from './html.js';
 import { t } from './i18n.js';
 import { playerName, squareName } from './names.js';

@@ -1,4 +1,4 @@
-// The progression page: level table, ranks, card drop levels and rarity bonuses (SPEC.md 19).
+// The progression page: level table, ranks, card drop levels and rarity bonuses (docs/rules.md §19).
 import { useEffect, useState } from 'preact/hooks';
 import { getProfile } from '../account_api.js';
 import { html } from '../html.js';
