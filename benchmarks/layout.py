@@ -51,6 +51,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("simulator", ["opolyx.usage", "opolyx.sim", "opolyx.sim.*", "opolyx.story", "opolyx.verify_cli"]),
     ("progression", ["opolyx.progression", "opolyx.progression.*"]),
     ("storage", ["opolyx.storage", "opolyx.storage.*"]),
+    ("protocol", ["opolyx.protocol", "opolyx.protocol.*"]),
     ("client", ["opolyx.client", "opolyx.client.*"]),
     ("agents", ["opolyx.mcp", "opolyx.mcp.*"]),
     ("server", ["opolyx.server", "opolyx.server.*"]),

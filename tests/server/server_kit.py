@@ -19,8 +19,8 @@ from pydantic import TypeAdapter
 from websockets.sync.client import ClientConnection, connect
 
 from live_server import quick_settings
+from opolyx.protocol.models import ServerFrame
 from opolyx.server import Settings
-from opolyx.server.protocol import ServerFrame
 from opolyx.storage.testing import TestDatabase
 
 FRAMES: TypeAdapter[Any] = TypeAdapter(ServerFrame)

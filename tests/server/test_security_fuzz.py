@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from server_kit import Person
 
 from live_server import ThreadServer
-from opolyx.server.protocol import ACTION_MODELS
+from opolyx.protocol.models import ACTION_MODELS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 DOCUMENTED = set(re.findall(r"^- `([a-z_]+)`$", DOC.read_text().split("## Error codes", 1)[1].split("###", 1)[0], re.M))

@@ -10,7 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 
 import opolyx
 from opolyx.engine import vocabulary
-from opolyx.server.protocol import ACTION_MODELS, SYSTEM_ACTIONS, Action
+from opolyx.protocol.models import ACTION_MODELS, SYSTEM_ACTIONS, Action
 
 ADAPTER: TypeAdapter[object] = TypeAdapter(Action)
 

@@ -1,6 +1,6 @@
 """The HTTP half of the protocol: session, lobby, rooms and personal API keys, as typed calls.
 
-Answers are the server's own wire models (``opolyx.server.protocol``), so a field a client reads here
+Answers are the server's own wire models (``opolyx.protocol.models``), so a field a client reads here
 is one the server promises. Authentication is a bearer token: a session token from :meth:`start_guest`
 or a personal API key; no cookie jar and no ``Origin`` header are needed.
 """
@@ -15,7 +15,7 @@ import httpx
 from opolyx.client.errors import OpolyxError
 from opolyx.client.room import RoomSocket
 from opolyx.engine.vocabulary import Mode
-from opolyx.server.protocol import KeyOut, NewKeyOut, RoomList, RoomOut, SessionOut, UserOut
+from opolyx.protocol.models import KeyOut, NewKeyOut, RoomList, RoomOut, SessionOut, UserOut
 
 
 class Client:

@@ -1,6 +1,6 @@
 """The engine's vocabulary as types: game modes, phases, decisions, and every action a seat (or the server's
 clock) may send, as the JSON it is on the wire. One declaration shared by the engine, the bots, the server
-(which generates its pydantic action models from these, ``server/protocol.py``), the client library and
+(which generates its pydantic action models from these, ``protocol/models.py``), the client library and
 the agents' tools.
 
 Actions are ``TypedDict``s, plain dicts at run time: they cost nothing and the wire format is exactly the

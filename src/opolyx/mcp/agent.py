@@ -14,7 +14,7 @@ from opolyx.client import Client, OpolyxError, RoomSocket
 from opolyx.engine.vocabulary import Mode
 from opolyx.jsontypes import JSON
 from opolyx.mcp.summary import summarize
-from opolyx.server.protocol import RoomOut
+from opolyx.protocol.models import RoomOut
 
 # wait_for_turn never blocks longer than this, whatever the model asks for.
 MAX_WAIT_SECONDS = 60.0

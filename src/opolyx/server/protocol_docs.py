@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from opolyx.server import errors as E
-from opolyx.server.protocol import Action, ClientFrame, ServerFrame
+from opolyx.protocol import errors as E
+from opolyx.protocol.models import Action, ClientFrame, ServerFrame
 
 BEGIN = "<!-- BEGIN GENERATED: do not edit; run python -m opolyx.server.protocol_docs docs/protocol.md -->"
 END = "<!-- END GENERATED -->"

@@ -10,11 +10,11 @@ import secrets
 
 from fastapi import APIRouter, Request, Response
 
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ApiError
+from opolyx.protocol.models import KeyIn, KeyOut, NewKeyOut
 from opolyx.server.accounts.apikeys import KEY_PREFIX, MAX_KEYS_PER_USER, key_digest
-from opolyx.server.errors import ApiError
 from opolyx.server.http.deps import ERRORS, KeyId, Svc, User, rate_limit
-from opolyx.server.protocol import KeyIn, KeyOut, NewKeyOut
 from opolyx.storage import ApiKeyRecord, UserRecord
 
 router = APIRouter(responses=ERRORS)

@@ -8,7 +8,7 @@ from typing import Annotated, Literal, get_args
 from email_validator import EmailNotValidError, validate_email
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-from opolyx.server.protocol import CardDropOut, DropSeedCommitment, Language, Nickname, Strict, UserOut
+from opolyx.protocol.models import CardDropOut, DropSeedCommitment, Language, Nickname, Strict, UserOut
 
 Avatar = Literal[
     "tophat",

@@ -21,7 +21,10 @@ from opolyx.progression import (
     seed_commitment,
     xp_for_level,
 )
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ApiError
+from opolyx.protocol.models import CardDropOut, DropSeedCommitment, SessionOut
+from opolyx.protocol.text import clean_nickname
 from opolyx.server.accounts import sessions
 from opolyx.server.accounts.identity import new_user_id
 from opolyx.server.accounts.mailer import Mailer
@@ -40,10 +43,7 @@ from opolyx.server.accounts.models import (
     SessionInfoOut,
 )
 from opolyx.server.accounts.session_routes import SIGNED_IN_HINT, cookie_secure, session_answer, user_out
-from opolyx.server.errors import ApiError
 from opolyx.server.http.deps import ERRORS, MaybeUser, SessionId, SessionUser, Svc, client_address, rate_limit
-from opolyx.server.protocol import CardDropOut, DropSeedCommitment, SessionOut
-from opolyx.server.text import clean_nickname
 from opolyx.storage import CardRecord, LeaderRow, SessionRecord, UserRecord
 from opolyx.storage.accounts import LINK_EXPIRED, LINK_USED, MagicLinkRecord
 

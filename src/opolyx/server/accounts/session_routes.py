@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
+from opolyx.protocol.models import SessionIn, SessionOut, UserOut
 from opolyx.server.accounts import sessions
 from opolyx.server.accounts.identity import new_user_id, request_token
 from opolyx.server.http.deps import ERRORS, MaybeSessionUser, MaybeUser, Services, Svc, User, rate_limit
-from opolyx.server.protocol import SessionIn, SessionOut, UserOut
 from opolyx.storage import SessionRecord, UserRecord
 
 router = APIRouter(responses=ERRORS)

@@ -25,7 +25,7 @@ from mcp.server.mcpserver import Context
 from opolyx.client import OpolyxError
 from opolyx.jsontypes import JSON
 from opolyx.mcp.agent import AgentPlayer
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
 
 T = TypeVar("T")
 

@@ -27,7 +27,9 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Route
 
 from opolyx import __version__
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ApiError, RoomRefused
+from opolyx.protocol.text import text_code
 from opolyx.server.accounts.apikey_routes import router as keys_router
 from opolyx.server.accounts.identity import SessionSigner, resolve_secret
 from opolyx.server.accounts.routes import router as accounts_router
@@ -36,7 +38,6 @@ from opolyx.server.cluster.handoff import Handoff
 from opolyx.server.cluster.handoff import supported as handoff_supported
 from opolyx.server.cluster.node import Cluster
 from opolyx.server.engine_api import EngineApi, load_engine
-from opolyx.server.errors import ApiError, RoomRefused
 from opolyx.server.http.collector import FullCollections
 from opolyx.server.http.deps import Services
 from opolyx.server.http.guard import GuardMiddleware
@@ -52,7 +53,6 @@ from opolyx.server.play.rooms import RoomService
 from opolyx.server.play.ws import FrameHandler
 from opolyx.server.play.ws import router as ws_router
 from opolyx.server.settings import Settings
-from opolyx.server.text import text_code
 from opolyx.storage import SqlStore
 
 if TYPE_CHECKING:

@@ -11,17 +11,17 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request
 
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ApiError
+from opolyx.protocol.models import ErrorOut, RoomOut
 from opolyx.server.accounts import apikeys, sessions
 from opolyx.server.accounts.identity import SessionSigner, request_token
 from opolyx.server.cluster.handoff import Handoff
-from opolyx.server.errors import ApiError
 from opolyx.server.http.metrics import ServerMetrics
 from opolyx.server.http.ratelimit import RateLimiter, SocketCounter
 from opolyx.server.play.hub import RoomHub
 from opolyx.server.play.replays import ReplayCache
 from opolyx.server.play.rooms import RoomService
-from opolyx.server.protocol import ErrorOut, RoomOut
 from opolyx.server.settings import Settings
 from opolyx.storage import SessionRecord, Store, UserRecord
 

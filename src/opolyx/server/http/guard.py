@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # No request of the protocol comes near this; a larger body is refused before it is read.

@@ -28,8 +28,8 @@ from prometheus_client import (
 )
 from prometheus_client import multiprocess as prom_multiprocess
 
-from opolyx.server import errors as E
-from opolyx.server.errors import ApiError
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ApiError
 from opolyx.storage import FINISHED, RUNNING, WAITING
 
 # Where multiprocess mode keeps its files; prometheus-client reads it when it is first imported.

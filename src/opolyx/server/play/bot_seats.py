@@ -13,8 +13,8 @@ import random
 from typing import Protocol
 
 from opolyx.jsontypes import JSON
+from opolyx.protocol.errors import ActionRefused
 from opolyx.server.engine_api import GameLike
-from opolyx.server.errors import ActionRefused
 from opolyx.server.play.botplay import choose_bot_action, fallback_action
 from opolyx.server.play.context import HubContext
 from opolyx.storage import RUNNING, RoomRecord, SeatRecord

@@ -10,8 +10,8 @@ from collections import deque
 from typing import Protocol
 
 from opolyx.jsontypes import JSON
-from opolyx.server import errors as E
-from opolyx.server.errors import ActionRefused
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ActionRefused
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.peers import Peer
 from opolyx.storage import ChatRecord, RoomRecord

@@ -7,8 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from opolyx.server import errors as E
-from opolyx.server.errors import ApiError
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ApiError
+from opolyx.protocol.models import RoomOut
 from opolyx.server.http.deps import (
     ERRORS,
     GameId,
@@ -22,7 +23,6 @@ from opolyx.server.http.deps import (
 )
 from opolyx.server.play.game_stats import summarize
 from opolyx.server.play.replays import viewable_game
-from opolyx.server.protocol import RoomOut
 from opolyx.storage import FINISHED, WAITING, RoomRecord, UserRecord
 
 router = APIRouter(responses=ERRORS)

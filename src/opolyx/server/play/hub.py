@@ -23,9 +23,9 @@ from typing import Any
 
 from opolyx import fairness
 from opolyx.jsontypes import JSON
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ActionRefused
 from opolyx.server.engine_api import GameLike
-from opolyx.server.errors import ActionRefused
 from opolyx.server.play.bot_seats import BotSeats
 from opolyx.server.play.chat import TableChat
 from opolyx.server.play.clocks import ClockBook

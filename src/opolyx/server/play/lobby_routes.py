@@ -11,8 +11,20 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from opolyx import fairness
-from opolyx.server import errors as E
-from opolyx.server.errors import ApiError
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ApiError
+from opolyx.protocol.models import (
+    AddBot,
+    ErrorOut,
+    Health,
+    JoinByCode,
+    ReplayOut,
+    RoomCreate,
+    RoomList,
+    RoomOut,
+    VerifyIn,
+    VerifyOut,
+)
 from opolyx.server.http.deps import (
     ERRORS,
     GameId,
@@ -28,18 +40,6 @@ from opolyx.server.http.deps import (
 )
 from opolyx.server.play.replays import MAX_SNAPSHOT_PAGE, viewable_game
 from opolyx.server.play.views import room_view
-from opolyx.server.protocol import (
-    AddBot,
-    ErrorOut,
-    Health,
-    JoinByCode,
-    ReplayOut,
-    RoomCreate,
-    RoomList,
-    RoomOut,
-    VerifyIn,
-    VerifyOut,
-)
 from opolyx.storage import RUNNING, WAITING, UserRecord
 
 router = APIRouter(responses=ERRORS)

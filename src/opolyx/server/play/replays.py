@@ -18,9 +18,9 @@ from typing import Any
 
 from opolyx import fairness
 from opolyx.jsontypes import JSON
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ApiError
 from opolyx.server.engine_api import EngineApi
-from opolyx.server.errors import ApiError
 from opolyx.storage import FINISHED, ActionRecord, RoomRecord, Store, UserRecord
 
 # Snapshots are large (tens of kB each): pages that carry them hold at most this many steps.

@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from opolyx.jsontypes import JSON
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ApiError, RoomRefused
 from opolyx.server.cluster.node import EVERYONE, Cluster, RemoteConnection
-from opolyx.server.errors import ApiError, RoomRefused
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.hub import RoomHub
 from opolyx.server.play.peers import Connection, Peer

@@ -1,7 +1,7 @@
 """The lobby's operations on one room: taking and leaving seats, seating and removing bots, entering a
 private room by its code, and starting the game.
 
-They refuse with :class:`opolyx.server.errors.RoomRefused` (a code and a message); the HTTP edge decides
+They refuse with :class:`opolyx.protocol.errors.RoomRefused` (a code and a message); the HTTP edge decides
 the status. Each takes the room's lock, so they are ordered with the game's actions.
 """
 
@@ -13,9 +13,9 @@ import time
 from typing import Protocol
 
 from opolyx.jsontypes import JSON
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ActionRefused, RoomRefused
 from opolyx.server.engine_api import GameLike
-from opolyx.server.errors import ActionRefused, RoomRefused
 from opolyx.server.play import seat_perks
 from opolyx.server.play.context import HubContext
 from opolyx.storage import RUNNING, WAITING, AlreadySeated, RoomRecord, SeatRecord, SeatTaken, UserRecord

@@ -13,8 +13,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from opolyx.jsontypes import JSON
+from opolyx.protocol.errors import ActionRefused
 from opolyx.server.engine_api import GameLike
-from opolyx.server.errors import ActionRefused
 from opolyx.server.play.clocks import ClockBook
 from opolyx.server.play.context import HubContext
 from opolyx.storage import RUNNING, RoomRecord

@@ -17,20 +17,20 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
+from opolyx.protocol.errors import ActionRefused, ApiError
+from opolyx.protocol.models import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
+from opolyx.protocol.text import text_code
 from opolyx.server.accounts import sessions
 from opolyx.server.accounts.apikeys import is_api_key, user_for_key
 from opolyx.server.accounts.identity import request_token
-from opolyx.server.errors import ActionRefused, ApiError
 from opolyx.server.http.deps import Services, valid_id
 from opolyx.server.http.metrics import ServerMetrics
 from opolyx.server.http.ratelimit import RateLimiter
 from opolyx.server.http.transport import SOCKET_PROTOCOL, RoomSocketProtocol
 from opolyx.server.play.hub import RoomHub
 from opolyx.server.play.peers import Connection, Peer
-from opolyx.server.protocol import ACTION_MODELS, CLIENT_FRAMES, SYSTEM_ACTIONS, ActionFrame, ChatFrame
 from opolyx.server.settings import Settings
-from opolyx.server.text import text_code
 from opolyx.storage import UserRecord
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ import unicodedata
 
 from pydantic_core import PydanticCustomError
 
-from opolyx.server import errors as E
+from opolyx.protocol import errors as E
 
 # Bidi embeddings/overrides/isolates and marks, zero-width and other invisible format characters.
 _INVISIBLE = frozenset(

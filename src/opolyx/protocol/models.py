@@ -32,7 +32,7 @@ from opolyx.engine.vocabulary import (
     Size,
     action_type,
 )
-from opolyx.server.text import clean_chat, clean_nickname
+from opolyx.protocol.text import clean_chat, clean_nickname
 
 Language = Literal["en", "de", "pt", "fr", "es", "zh"]
 Strength = Literal["easy", "normal", "hard"]
