@@ -60,7 +60,7 @@ _MIGRATION_LOCK = 0x6F706F6C79
 
 # Statements run for every action, chat message and opened socket, built once with bound parameters:
 # SQLAlchemy then finds them in its compiled cache without building and keying a new statement per
-# call, which cost several times the query itself (about 60 µs against 11 µs on SQLite).
+# call, which costs several times the query itself.
 _INSERT_ACTIONS = actions.insert()
 _INSERT_CHAT = chat_messages.insert()
 _USER_BY_ID = users.select().where(users.c.id == sa.bindparam("uid"))
@@ -88,8 +88,8 @@ def make_engine(url: str, *, schema: str = "") -> AsyncEngine:
     if schema:
         connect_args["server_settings"] = {"search_path": schema}
     # No ping before each use of a pooled connection: SQLAlchemy's asyncpg ping is a transaction of its
-    # own (BEGIN, a query, ROLLBACK), which doubled the CPU of every short transaction (measured 540 →
-    # 810 µs) and so of every batch of actions. A connection the database dropped fails the one call
+    # own (BEGIN, a query, ROLLBACK), which adds half again to the CPU of every short transaction and so
+    # of every batch of actions. A connection the database dropped fails the one call
     # that uses it; SQLAlchemy then discards every connection opened before (test_storage_contract).
     return create_async_engine(url, connect_args=connect_args, pool_size=10)
 

@@ -1,16 +1,15 @@
 """How uvicorn serves opolyx: the options ``opolyx serve``, its workers and the test servers share.
 
 Compression of room WebSockets dominates the server's CPU at human pace: every socket compresses every
-frame (a Classic ``events`` frame is about 5 KB) in its own deflate context. uvicorn compresses at zlib's
-default level 6; level 1 takes about half the time for frames about 15 % larger (measured on ``events``
-frames of a Classic game: 19 % → 22 % of their size), so that is what opolyx negotiates.
+frame in its own deflate context. uvicorn compresses at zlib's default level 6; level 1 takes about half
+the time for frames only slightly larger, so that is what opolyx negotiates.
 
 uvicorn's window is 4 KiB (``server_max_window_bits=12``): smaller than one ``events`` frame, so each frame
 is compressed as if it were the first. Consecutive frames of a room differ in a few hundred bytes; with an
-8 KiB window (13 bits) the compressor finds the previous frame and emits mostly back-references: on the
-frames of Classic games at level 1, 44 → 30 µs of CPU and 1,210 → 560 bytes per frame, for 16 KiB more
-memory per socket (48 KiB of compressor state instead of 32). A 16 KiB window saves another 5 µs at 32 KiB
-more per socket; at thousands of sockets the memory was judged worth more (``benchmarks/deflate.py``).
+8 KiB window (13 bits) the compressor finds the previous frame and emits mostly back-references, which
+saves both CPU and bytes for 16 KiB more memory per socket. A 16 KiB window saves a little more CPU at
+twice that memory; at thousands of sockets the memory is worth more (figures: ``benchmarks/README.md``,
+``benchmarks/deflate.py``).
 """
 
 from __future__ import annotations
