@@ -2,10 +2,9 @@
 
 Every action sends the public game state (about 5 KB in Classic whole, about 2 KB as the changes the
 browser's sockets ask for) and every reconnect a snapshot with up to 300 events of history (about 36 KB);
-orjson encodes them about ten times faster than the standard library. The output is the same JSON except that
-non-ASCII text is sent as UTF-8 rather than ``\\u``
-escapes. Values orjson does not take (integers beyond 64 bits) are written out as raw numbers, so a frame
-is never lost to the encoder.
+orjson encodes them about ten times faster than the standard library. The output is the same JSON except
+that non-ASCII text is sent as UTF-8 rather than ``\\u`` escapes. Values orjson does not take (integers
+beyond 64 bits) are written out as raw numbers, so a frame is never lost to the encoder.
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
 """Group-committed batches on PostgreSQL: one statement on a connection of their own.
 
-Every accepted action is written before anybody sees its events, so at human pace the batch writer runs
-about once per action, and its CPU is the server's. Through SQLAlchemy a batch was a pooled connection's
-checkout, ``BEGIN``, an ``INSERT`` of the actions, an ``UPDATE`` of the rooms' clocks and ``COMMIT``. Here it
-is one statement, which PostgreSQL runs atomically without
-a transaction block, built from the tables' own definitions (columns and their types): the actions and
-chat messages are inserted from arrays (``unnest``) and the clocks updated from arrays, in one data-modifying
-``WITH``, on a connection held for it: a fraction of the CPU of the transaction (figures:
-``benchmarks/README.md``).
+Every accepted action is written before anybody sees its events, so at human pace the batch writer runs about
+once per action, and its CPU is the server's. Through SQLAlchemy a batch was a pooled connection's checkout,
+``BEGIN``, an ``INSERT`` of the actions, an ``UPDATE`` of the rooms' clocks and ``COMMIT``. Here it is one
+statement, which PostgreSQL runs atomically without a transaction block, built from the tables' own
+definitions (columns and their types): the actions and chat messages are inserted from arrays (``unnest``) and
+the clocks updated from arrays, in one data-modifying ``WITH``, on a connection held for it: a fraction of the
+CPU of the transaction (figures: ``benchmarks/README.md``).
 
 A held connection that fails (the database restarted, the connection was dropped) is discarded, and
 the batch that met the failure fails as it would have through the pool; the next batch opens another.
