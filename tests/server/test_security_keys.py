@@ -42,6 +42,10 @@ ACCOUNT_ROUTES = [
     ("GET", "/api/profile", None),
     ("PATCH", "/api/profile", {"nickname": "Pwned"}),
     ("POST", "/api/session", {"nickname": "Pwned", "language": "en", "token": True}),
+    # Signing in and merging are account management too: a key may not ask for, peek at or open a link.
+    ("POST", "/api/auth/link", {"email": "mallory@example.org", "language": "en"}),
+    ("POST", "/api/auth/peek", {"token": "x" * 43}),
+    ("POST", "/api/auth/verify", {"token": "x" * 43, "merge": True}),
 ]
 
 

@@ -43,7 +43,16 @@ from opolyx.server.accounts.models import (
     SessionInfoOut,
 )
 from opolyx.server.accounts.session_routes import SIGNED_IN_HINT, cookie_secure, session_answer, user_out
-from opolyx.server.http.deps import ERRORS, MaybeUser, SessionId, SessionUser, Svc, client_address, rate_limit
+from opolyx.server.http.deps import (
+    ERRORS,
+    MaybeSessionUser,
+    MaybeUser,
+    SessionId,
+    SessionUser,
+    Svc,
+    client_address,
+    rate_limit,
+)
 from opolyx.storage import CardRecord, LeaderRow, SessionRecord, UserRecord
 from opolyx.storage.accounts import LINK_EXPIRED, LINK_USED, MagicLinkRecord
 
@@ -99,7 +108,9 @@ def mask_email(email: str) -> str:
 
 
 @router.post("/api/auth/link", tags=["accounts"], status_code=202)
-async def request_link(body: LinkIn, request: Request, response: Response, svc: Svc, user: MaybeUser) -> LinkOut:
+async def request_link(
+    body: LinkIn, request: Request, response: Response, svc: Svc, user: MaybeSessionUser
+) -> LinkOut:
     """Mail a single-use sign-in link (valid for 15 minutes) that signs in this browser. The answer is the
     same whether or not the address has an account; requests are limited per network address and, per
     e-mail address, per asker, so strangers asking for links cannot lock the owner out."""
@@ -135,7 +146,7 @@ async def request_link(body: LinkIn, request: Request, response: Response, svc: 
 
 
 @router.post("/api/auth/peek", tags=["accounts"])
-async def peek_link(body: LinkPeekIn, request: Request, svc: Svc, user: MaybeUser) -> LinkPeekOut:
+async def peek_link(body: LinkPeekIn, request: Request, svc: Svc, user: MaybeSessionUser) -> LinkPeekOut:
     """Whose account a link opens (masked address, nickname), without using it: what the page shows
     before asking a browser that did not ask for the link whether to sign in."""
     await rate_limit(svc, "session", request)
@@ -156,7 +167,7 @@ async def peek_link(body: LinkPeekIn, request: Request, svc: Svc, user: MaybeUse
 
 @router.post("/api/auth/verify", tags=["accounts"])
 async def verify_link(
-    body: LinkVerifyIn, request: Request, response: Response, svc: Svc, user: MaybeUser
+    body: LinkVerifyIn, request: Request, response: Response, svc: Svc, user: MaybeSessionUser
 ) -> SessionOut:
     """Open a mailed link: signs this browser in. This browser's guest (its games, XP, cards, chat and
     seat) moves to the account when this browser asked for the link, or when it confirms (``merge``)."""
