@@ -242,3 +242,35 @@ def test_deletion_closes_the_accounts_sockets_on_every_process(tmp_path: Path) -
             with pytest.raises(ConnectionClosed):
                 while True:
                     agent.recv(timeout=10)
+
+
+@pytest.mark.skipif(pg_url() is None or REDIS_URL is None, reason="needs PostgreSQL and Redis")
+def test_signing_out_and_revoking_a_key_close_sockets_on_every_process(tmp_path: Path) -> None:
+    """A stolen session or key that is signed out or revoked on one process must not go on playing through a
+    socket it holds on another one."""
+    with fresh_database("postgresql", tmp_path) as db, ExitStack() as stack:
+        a, b = (
+            stack.enter_context(ThreadServer(test_settings(db, tmp_path / n, redis_url=REDIS_URL)))
+            for n in ("a", "b")
+        )
+        ann = stack.enter_context(closing(Person(a.base, "Ann")))
+        bob = stack.enter_context(closing(Person(b.base, "Bob")))
+        key = ann.post("/api/keys", {"label": "agent"}).json()["key"]
+        key_id = ann.http.get("/api/keys").json()[0]["id"]
+        table = bob.create("blitz", 2)  # served by process b
+        url = b.base.replace("http", "ws", 1) + f"/ws/rooms/{table['id']}"
+        cookie = {"Cookie": f"opolyx_session={ann.token}"}
+        with (
+            connect(url, additional_headers=bearer(key), open_timeout=10) as agent,
+            connect(url, additional_headers=cookie, open_timeout=10) as browser,
+        ):
+            for sock in (agent, browser):
+                assert json.loads(sock.recv(timeout=10))["type"] == "snapshot"
+            assert ann.http.delete(f"/api/keys/{key_id}").status_code == 204  # answered by process a
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    agent.recv(timeout=10)
+            assert ann.http.delete("/api/session").status_code == 204  # answered by process a
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    browser.recv(timeout=10)

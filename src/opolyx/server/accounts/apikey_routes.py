@@ -54,6 +54,6 @@ async def revoke_key(key_id: KeyId, svc: Svc, user: User) -> Response:
     _session_only(user)
     if not await svc.store.revoke_api_key(user.id, key_id):
         raise ApiError(404, E.KEY_NOT_FOUND, f"you have no key {key_id}")
-    # Sockets this process holds for the key close now; reconnecting with it is refused (4401).
-    svc.rooms.close_sockets(lambda conn: conn.user.api_key == key_id)
+    # Sockets of the key close now, on every process; reconnecting with it is refused (4401).
+    svc.rooms.close_user_sockets(user.id, key=key_id)
     return Response(status_code=204)

@@ -16,7 +16,6 @@ from opolyx.server.accounts.identity import SessionSigner
 from opolyx.storage import SessionRecord, Store, UserRecord
 
 if TYPE_CHECKING:
-    from opolyx.server.play.peers import Peer
     from opolyx.server.play.rooms import RoomService
 
 
@@ -49,17 +48,7 @@ async def resolve(store: Store, signer: SessionSigner, token: str | None) -> tup
 
 
 
-def close_sockets(rooms: RoomService, user_id: str, *, only: str | None = None, keep: str | None = None) -> int:
-    """Close the room sockets of ``user_id``'s revoked sessions: ``only`` that one, or every one but
-    ``keep`` (both None: all of them, e.g. a deleted account). Reconnecting with them is refused (4401)."""
-
-    def revoked(conn: Peer) -> bool:
-        sid = getattr(conn, "session_id", None)
-        return (
-            conn.user.id == user_id
-            and sid is not None
-            and (only is None or sid == only)
-            and (keep is None or sid != keep)
-        )
-
-    return rooms.close_sockets(revoked)
+def close_sockets(rooms: RoomService, user_id: str, *, only: str | None = None, keep: str | None = None) -> None:
+    """Close the room sockets of ``user_id``'s revoked sessions, on every process of a cluster: ``only``
+    that one, or every one but ``keep`` (both None: all of them). Reconnecting with them is refused (4401)."""
+    rooms.close_user_sockets(user_id, sessions_only=True, only=only, keep=keep)

@@ -70,6 +70,33 @@ def new_room_id() -> str:
             return room_id
 
 
+def _opt_str(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def sockets_of(
+    user_id: str,
+    *,
+    sessions_only: bool = False,
+    only: str | None = None,
+    keep: str | None = None,
+    key: str | None = None,
+) -> Callable[[Peer], bool]:
+    """Which sockets ``RoomService.close_user_sockets`` closes (see there)."""
+
+    def which(conn: Peer) -> bool:
+        if conn.user.id != user_id:
+            return False
+        if key is not None:
+            return conn.user.api_key == key
+        if not sessions_only:
+            return True
+        sid = getattr(conn, "session_id", None)
+        return sid is not None and (only is None or sid == only) and (keep is None or sid != keep)
+
+    return which
+
+
 class RoomService:
     def __init__(self, ctx: HubContext, cluster: Cluster | None = None, *, on_frame: FrameHandler) -> None:
         self.ctx = ctx
@@ -113,12 +140,32 @@ class RoomService:
                 closed += 1
         return closed
 
-    def close_user_sockets(self, user_id: str) -> None:
-        """Close every socket of ``user_id`` (a deleted account: sessions' and keys' alike), in this process
-        and, with a cluster, in every other one (each closes those it holds or serves)."""
-        self.close_sockets(lambda conn: conn.user.id == user_id)
+    def close_user_sockets(
+        self,
+        user_id: str,
+        *,
+        sessions_only: bool = False,
+        only: str | None = None,
+        keep: str | None = None,
+        key: str | None = None,
+    ) -> None:
+        """Close sockets of ``user_id`` in this process and, with a cluster, in every other one (each closes
+        those it holds or serves): all of them (a deleted account: sessions' and keys' alike), those of one
+        key, or with ``sessions_only`` those of its sessions (``only`` that one, or every one but ``keep``).
+        A revoked credential must not go on playing through a socket opened before, wherever it is."""
+        self.close_sockets(sockets_of(user_id, sessions_only=sessions_only, only=only, keep=keep, key=key))
         if self.cluster is not None:
-            self.cluster.post(EVERYONE, {"t": "close_user", "user": user_id})
+            self.cluster.post(
+                EVERYONE,
+                {
+                    "t": "close_user",
+                    "user": user_id,
+                    "sessions_only": sessions_only,
+                    "only": only,
+                    "keep": keep,
+                    "key": key,
+                },
+            )
 
     async def refresh_names(self, room_ids: list[str]) -> None:
         """Rooms of this process whose stored names or chat changed (a deleted account): their in-memory
@@ -442,8 +489,15 @@ class RoomService:
             if conn is not None:
                 conn.close()
         elif kind == "close_user":
-            user_id = str(m.get("user"))
-            self.close_sockets(lambda conn: conn.user.id == user_id)
+            self.close_sockets(
+                sockets_of(
+                    str(m.get("user")),
+                    sessions_only=bool(m.get("sessions_only")),
+                    only=_opt_str(m.get("only")),
+                    keep=_opt_str(m.get("keep")),
+                    key=_opt_str(m.get("key")),
+                )
+            )
         elif kind == "moved":
             room_id = str(m.get("room"))
             if self.routes.get(room_id) == sender:
