@@ -327,6 +327,12 @@ async def test_a_bot_takes_over_a_seat_and_frees_the_person(store: Store) -> Non
         await store.replace_with_bot("r", 0, bot="normal", name="Bot 2 (normal)", at_seq=13)
     plain = await store.create_room(NewRoom("p", None, "classic", 2, True, "a", "A"))
     assert plain.bots_replace_leavers is False
+    # The person the bot replaced deletes their account: the name the engine was told for that seat (served
+    # in every replay) is pseudonymised too, though the seat is now the bot's.
+    await store.delete_account("b")
+    room = await store.get_room("r")
+    assert room is not None and room.seat_info is not None
+    assert [entry["name"] for entry in room.seat_info] == ["A", "—"]
 
 
 async def test_chat_keeps_the_last_messages_per_room(store: Store) -> None:

@@ -231,13 +231,16 @@ class AccountsSql:
         async with self.engine.begin() as conn:
             seated = (
                 await conn.execute(
-                    sa.select(room_seats.c.room_id, room_seats.c.seat).where(room_seats.c.user_id == user_id)
+                    sa.select(room_seats.c.room_id, room_seats.c.seat).where(
+                        sa.or_(room_seats.c.user_id == user_id, room_seats.c.replaced_user_id == user_id)
+                    )
                 )
             ).all()
             seats_in: dict[str, set[int]] = {}
             for row in seated:
                 seats_in.setdefault(str(row.room_id), set()).add(int(row.seat))
-            # The names the engine was told (served in every replay): the seats this person held.
+            # The names the engine was told (served in every replay): the seats this person held, those a
+            # bot took over from them included.
             for room_id, seat_numbers in seats_in.items():
                 info = (await conn.execute(sa.select(rooms.c.seat_info).where(rooms.c.id == room_id))).scalar()
                 if isinstance(info, list):
@@ -260,6 +263,9 @@ class AccountsSql:
                 await conn.execute(magic_links.delete().where(magic_links.c.email == email))
             await conn.execute(magic_links.delete().where(magic_links.c.guest_id == user_id))
             await conn.execute(room_seats.update().where(room_seats.c.user_id == user_id).values(name=DELETED_NAME))
+            await conn.execute(
+                room_seats.update().where(room_seats.c.replaced_user_id == user_id).values(replaced_user_id=None)
+            )
             await conn.execute(
                 chat_messages.update()
                 .where(chat_messages.c.user_id == user_id)

@@ -638,7 +638,15 @@ class SqlStore(AccountsSql, Store):
             result = await conn.execute(
                 room_seats.update()
                 .where(room_seats.c.room_id == room_id, room_seats.c.seat == seat, room_seats.c.out.is_(False))
-                .values(user_id=None, bot=bot, name=name, active=False, took_over_at=at_seq, agent=False)
+                .values(
+                    replaced_user_id=room_seats.c.user_id,
+                    user_id=None,
+                    bot=bot,
+                    name=name,
+                    active=False,
+                    took_over_at=at_seq,
+                    agent=False,
+                )
             )
             if result.rowcount != 1:
                 raise NotFound(f"seat {seat} of room {room_id} is not playing")

@@ -66,6 +66,9 @@ room_seats = sa.Table(
     sa.Column("took_over_at", sa.Integer, nullable=True),
     # Migration 0004: the seat was taken through a personal API key (an AI agent plays it).
     sa.Column("agent", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Migration 0006: whose seat a bot took over (the person's id, never shown): deleting their account
+    # pseudonymises the name the engine was told for it.
+    sa.Column("replaced_user_id", sa.String(64), nullable=True),
     sa.Index(
         "uq_room_seats_active_user",
         "user_id",
