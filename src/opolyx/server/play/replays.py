@@ -10,6 +10,7 @@ time, so anonymous replay requests cannot stall the event loop that runs every r
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 from collections import OrderedDict
@@ -99,18 +100,8 @@ class ReplayCache:
     ) -> bytes:
         # The seat names are part of the key: a deleted account's name must not be served from the cache.
         key = (room.id, tuple(s.name for s in room.seats), snapshots, events, start, limit)
-        body = self.get(key)
-        if body is not None:
-            return body
-        async with self._work:
-            body = self.get(key)
-            if body is None:
-                body = await asyncio.to_thread(
-                    build, self.engine(), room, records, nonce, snapshots, events, start, limit
-                )
-                self.computed += 1
-                self.put(key, body)
-        return body
+        page = functools.partial(build, self.engine(), room, records, nonce, snapshots, events, start, limit)
+        return await self.cached(key, page)
 
 
 def build(
