@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
 
-from benchmarks.layout import LAYERS, Edge, circles, js_graph, layer_of, python_graph, report, upward
-
 ROOT = Path(__file__).resolve().parents[2]
+
+# The script is loaded from its file: the repository root is not on the test run's path.
+_spec = importlib.util.spec_from_file_location("opolyx_layout_script", ROOT / "benchmarks" / "layout.py")
+assert _spec is not None and _spec.loader is not None
+layout = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = layout
+_spec.loader.exec_module(layout)
+LAYERS, Edge, circles, js_graph = layout.LAYERS, layout.Edge, layout.circles, layout.js_graph
+layer_of, python_graph, report, upward = layout.layer_of, layout.python_graph, layout.report, layout.upward
 SRC = ROOT / "src"
 
 
