@@ -3,10 +3,11 @@ finished-game page checks the dice against the revealed seed (the verify button)
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import add_bots, create_room, page_for, sign_in, start_game
+from webkit import add_bots, create_room, page_for, shots_at_both_sizes, sign_in, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -38,7 +39,9 @@ def test_client_under_csp_and_the_verify_button(browser: Any, server: Any) -> No
         assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 
-def test_the_verify_button_checks_against_the_commitment_kept_from_the_start(browser: Any, server: Any) -> None:
+def test_the_verify_button_checks_against_the_commitment_kept_from_the_start(
+    browser: Any, server: Any, screenshots: Path
+) -> None:
     """A page whose log lost the first event used to send no commitment, and the server said "fair" for
     anything. The browser now keeps the commitment it saw at the start and the button checks against it:
     had the server promised another one, the check fails; a page that never saw the start says so."""
@@ -80,4 +83,5 @@ def test_the_verify_button_checks_against_the_commitment_kept_from_the_start(bro
         page.click("[data-action=verify_dice]")
         page.wait_for_selector("[data-testid=fair-late]")
         assert "Fair:" in page.inner_text("[data-testid=fair-result]")
+        shots_at_both_sizes(page, screenshots, "39-dice-check-late")
         assert not page.errors, page.errors  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import page_for, sign_in
+from webkit import page_for, shots_at_both_sizes, sign_in
 
 from live_server import ThreadServer, quick_settings
 from opolyx.storage.testing import BACKENDS, PG_SKIP_MESSAGE, TestDatabase, fresh_database, pg_url
@@ -63,7 +63,9 @@ def _session(page: Any) -> dict[str, Any]:
     return found
 
 
-def test_someone_elses_link_asks_before_it_merges_the_guest(browser: Any, server: ThreadServer, sink: MailSink) -> None:
+def test_someone_elses_link_asks_before_it_merges_the_guest(
+    browser: Any, server: ThreadServer, sink: MailSink, screenshots: Path
+) -> None:
     mallory = Person(server.base, "Mallory")
     try:
         # Mallory has an account, and asks one more link for it to send to her victim.
@@ -81,6 +83,7 @@ def test_someone_elses_link_asks_before_it_merges_the_guest(browser: Any, server
             whose = page.inner_text("[data-testid=signin-whose]")
             assert "m***@evil.example.org" in whose and "Mallory" in whose
             assert "#/signin/" not in page.url, "the secret leaves the address bar"
+            shots_at_both_sizes(page, screenshots, "39-signin-confirm")
             # Nothing has moved while the page asks.
             now = _session(page)
             assert (now["id"], now["guest"]) == (guest["id"], True)

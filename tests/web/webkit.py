@@ -46,6 +46,22 @@ def shot(page: Any, folder: Path, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"))
 
 
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def shots_at_both_sizes(page: Any, folder: Path, name: str) -> None:
+    """The screen as it stands, at desktop and phone size, for a person to look at (CI keeps them as
+    artifacts); the page goes back to its own size afterwards."""
+    before = page.viewport_size
+    for size, suffix in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)  # let the layout settle at the new width
+        shot(page, folder, f"{name}-{suffix}")
+    if before:
+        page.set_viewport_size(before)
+
+
 def game_state(page: Any) -> dict[str, Any]:
     """What the client shows: read from its store, for assertions only (never to act)."""
     return page.evaluate(
