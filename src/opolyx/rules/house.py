@@ -97,7 +97,7 @@ def house_model() -> type[BaseModel]:
         if b.nullable:
             kind = kind | None
         fields[key] = (kind, None)
-    model: type[BaseModel] = create_model(  # type: ignore[call-overload]
+    model: type[BaseModel] = create_model(
         "HouseRules", __config__=ConfigDict(extra="forbid"), **fields
     )
     return model
@@ -148,6 +148,12 @@ def rule_changes(overrides: Mapping[str, Any]) -> dict[str, Any]:
     if "jackpot" in out:
         out["corner_20"] = "jackpot" if out.pop("jackpot") else "rest_area"
     return out
+
+
+def engine_options(overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Keyword arguments for the engine's ``new_game``/``replay`` that play a room's house rules: none at
+    all for a standard room, so an engine double that knows nothing of house rules still fits."""
+    return {"rules": rule_changes(overrides)} if overrides else {}
 
 
 def house_table(mode: str, overrides: Mapping[str, Any] | None) -> Rules:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ApiError
 from opolyx.protocol.models import RoomOut
+from opolyx.rules import house
 from opolyx.server.http.deps import (
     ERRORS,
     GameId,
@@ -76,7 +77,9 @@ async def game_summary(
         engine = svc.rooms.ctx.engine
 
         def compute() -> bytes:
-            game = engine().new_game(room.mode, len(room.seats), seed, seat_info=room.seat_info)
+            game = engine().new_game(
+                room.mode, len(room.seats), seed, seat_info=room.seat_info, **house.engine_options(room.house_rules)
+            )
             data = summarize(game, [(r.seat, r.action) for r in records])
             out = GameSummary(id=room.id, mode=room.mode, players=[s.name for s in room.seats], **data)
             return out.model_dump_json().encode()
