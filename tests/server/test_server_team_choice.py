@@ -4,12 +4,19 @@ creator shuffles, and nobody can move anyone but themselves."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from server_kit import Person
+import httpx
+import pytest
+from server_kit import Person, ProcessServer, test_settings
 
 from live_server import ThreadServer
+from opolyx.storage.testing import PG_ENV, REDIS_ENV, fresh_database, pg_url
+
+REDIS_URL = os.environ.get(REDIS_ENV) or None
 
 
 def sides(room: dict[str, Any]) -> dict[str, int]:
@@ -114,3 +121,43 @@ def test_an_invite_code_can_carry_a_side(server: ThreadServer, people: Callable[
         r = friend.post("/api/join", {"code": room["code"], "team": 1})
         assert r.status_code == 200, r.text
     assert sides(ann.http.get(f"/api/rooms/{room['id']}").json()) == {"Ann": 0, "Bob": 1, "Cid": 1}
+
+
+@pytest.mark.skipif(pg_url() is None or REDIS_URL is None, reason=f"cluster test: set {PG_ENV} and {REDIS_ENV}")
+def test_sides_and_house_rules_through_the_process_not_owning_the_room(tmp_path: Path) -> None:
+    """The new lobby calls carry their arguments to the room's owner across a cluster."""
+    with fresh_database("postgresql", tmp_path) as db:
+        servers = [
+            ProcessServer(test_settings(db, tmp_path / name, redis_url=REDIS_URL, cluster_lease_seconds=1.0,
+                                        cluster_adopt_seconds=0.5), tmp_path / f"{name}.log")
+            for name in ("a", "b")
+        ]
+        people: list[Person] = []
+        try:
+            for s in servers:
+                s.start()
+            ann = Person(servers[0].base, "Ann")  # creates on A: A owns the room
+            bob = Person(servers[1].base, "Bob")
+            people += [ann, bob]
+            room = ann.post("/api/rooms", {"mode": "team", "seats": 4, "public": False,
+                                           "house_rules": {"turn_seconds": 150}}).json()
+            rid = room["id"]
+            assert bob.post("/api/join", {"code": room["code"], "team": 0}).status_code == 200
+            assert sides(bob.http.get(f"/api/rooms/{rid}").json()) == {"Ann": 0, "Bob": 0}
+            r = bob.post(f"/api/rooms/{rid}/team", {"team": 1})
+            assert r.status_code == 200 and sides(r.json())["Bob"] == 1
+            # Ann's own session, used through B.
+            ann_on_b = httpx.Client(base_url=servers[1].base, timeout=30,
+                                    headers={"Authorization": f"Bearer {ann.token}"})
+            r = ann_on_b.put(f"/api/rooms/{rid}/house-rules", json={"house_rules": {"turn_seconds": 200}})
+            assert r.status_code == 200 and r.json()["house_rules"] == {"turn_seconds": 200}
+            r = ann_on_b.put(f"/api/rooms/{rid}/house-rules", json={"house_rules": {"turn_seconds": 2}})
+            assert r.json()["code"] == "house_rule_out_of_bounds"
+            assert bob.post(f"/api/rooms/{rid}/shuffle").json()["code"] == "not_creator"
+            assert ann_on_b.post(f"/api/rooms/{rid}/shuffle", json={}).status_code == 200
+            ann_on_b.close()
+        finally:
+            for p in people:
+                p.close()
+            for s in servers:
+                s.stop()
