@@ -185,3 +185,6 @@ def test_a_house_rule_game_pays_no_xp_and_its_replay_keeps_the_rules(
     report = fairness.verify(full, opolyx.engine)
     assert report.ok, report.mismatches
     assert report.steps == full["total_actions"]
+    # A rematch plays the same table, unrated again.
+    again = ann.post(f"/api/rooms/{rid}/rematch").json()
+    assert again["house_rules"] == {"round_limit": 10, "starting_cash": 20000} and again["rated"] is False

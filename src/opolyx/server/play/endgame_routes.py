@@ -128,7 +128,10 @@ async def rematch(room_id: RoomId, request: Request, svc: Svc, user: User) -> Ro
     await rate_limit(svc, "create", request, user)
     if not await svc.limiter.take("rematch", f"game:{old.id}:user:{user.id}"):
         raise ApiError(429, E.RATE_LIMITED, "you already opened a rematch room for this game")
-    hub = await svc.rooms.create(user, old.mode, old.seat_count, old.public, old.bots_replace_leavers)
+    # The same table: a house-rule game's rematch plays the same house rules (checked when first stored).
+    hub = await svc.rooms.create(
+        user, old.mode, old.seat_count, old.public, old.bots_replace_leavers, house_rules=old.house_rules
+    )
     for seat in sorted(old.seats, key=lambda s: s.seat):
         if seat.bot is not None and seat.took_over_at is None:
             await hub.seats.add_bot(user, seat.bot)
