@@ -89,6 +89,15 @@ def test_house_rules_editor_and_the_changes_shown(browser: Any, server: Any, scr
         creator.click("[data-action=house-save]")
         wait_js(creator, "async () => ((await import('/js/store.js')).state.room.house_rules || {}).round_limit === 60")
         creator.wait_for_selector("[data-house-key=round_limit]")
+        # At the table too, the changes stay in sight.
+        creator.select_option("select[name=strength]", "easy")
+        creator.click("[data-action=add-bot]")
+        wait_js(creator, "document.querySelectorAll('.seat.taken').length === 2")
+        creator.click("[data-action=start]")
+        creator.wait_for_selector(".game-screen [data-testid=house-changes] [data-house-key=starting_cash]")
+        creator.wait_for_selector("svg.board .cell")
+        no_sideways_scroll(creator, width)
+        shot(creator, screenshots, f"h6_house_game_{size}")
         assert not creator.errors and not guest.errors  # type: ignore[attr-defined]
 
 
