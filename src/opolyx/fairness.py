@@ -91,7 +91,11 @@ def verify(replay: Mapping[str, Any], engine: Any, *, seen: Mapping[int, Sequenc
     seat_info = replay.get("seat_info")
     house_rules = replay.get("house_rules")
     # A house-rule game is recomputed on its own table (checked again: the file may come from anywhere).
-    options = house.engine_options(house.check(replay["mode"], house_rules)) if house_rules else {}
+    try:
+        options = house.engine_options(house.check(replay["mode"], house_rules)) if house_rules else {}
+    except house.HouseRuleError as exc:
+        report.mismatches.append(f"the replay's house rules are not a valid table ({exc.code}: {exc.message})")
+        return report
     game = engine.new_game(replay["mode"], len(replay["players"]), seed, seat_info=seat_info, **options)
     recorded: dict[int, Sequence[JSON]] = dict(seen or {})
     if not recorded:

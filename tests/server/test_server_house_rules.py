@@ -119,7 +119,8 @@ def test_the_game_plays_the_house_rules_and_keeps_them_across_a_restart(
         assert (rules["turn_seconds"], rules["auction_seconds"], rules["corner_20"]) == (180, 30, "rest_area")
         assert {p["cash"] for p in snap["game"]["players"]} == {30000}
         turn = [d for d in snap["deadlines"] if d["kind"] == "turn"]
-        assert not turn or turn[0]["seconds"] == 180, "the clock is the lengthened one"
+        assert [d["seconds"] for d in turn] == [180], "Ann's turn runs on the lengthened clock"
+        assert turn[0]["remaining"] > 75
         table = Table(ann, random.Random(2))
         table.p.send({"type": "sync"})
         while table.seq < 12 or table.awaiting is not None:
@@ -185,6 +186,12 @@ def test_a_house_rule_game_pays_no_xp_and_its_replay_keeps_the_rules(
     report = fairness.verify(full, opolyx.engine)
     assert report.ok, report.mismatches
     assert report.steps == full["total_actions"]
+    # Rules changed in the file after the game do not verify: the game was played on the stored table.
+    for changed in ({**full["house_rules"], "starting_cash": 21000}, None):
+        report = fairness.verify({**full, "house_rules": changed}, opolyx.engine)
+        assert not report.ok
+    report = fairness.verify({**full, "house_rules": {"teams": True}}, opolyx.engine)
+    assert not report.ok and "house_rule_unknown" in report.mismatches[0]
     # A rematch plays the same table, unrated again.
     again = ann.post(f"/api/rooms/{rid}/rematch").json()
     assert again["house_rules"] == {"round_limit": 10, "starting_cash": 20000} and again["rated"] is False
