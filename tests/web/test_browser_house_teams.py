@@ -139,3 +139,20 @@ def test_team_choice_invite_links_and_shuffle(browser: Any, server: Any, screens
         assert all(p["team"] == p["seat"] % 2 for p in players)
         shot(ann, screenshots, f"h5_team_shuffled_{size}")
         assert not ann.errors and not bob.errors and not cid.errors  # type: ignore[attr-defined]
+
+
+def test_the_rent_tax_rounds_switch_off_together(browser: Any, server: Any) -> None:
+    with page_for(browser, server.base, **DESKTOP) as page:
+        sign_in(page, "Rita")
+        page.click("label.mode-option:has(input[value=blitz])")  # Blitz has no rent tax
+        page.click("[data-testid=house-editor] summary")
+        page.uncheck("[data-house-off=rent_tax_start]")
+        assert not page.locator("[data-house-off=rent_tax_full]").is_checked(), "switched on together"
+        page.check("[data-house-off=rent_tax_full]")
+        assert page.locator("[data-house-off=rent_tax_start]").is_checked(), "switched off together"
+        page.uncheck("[data-house-off=rent_tax_full]")
+        page.click("[data-action=create]")
+        page.wait_for_selector(".room-screen [data-testid=house-changes]")
+        rules = room_state(page)["house_rules"]
+        assert rules["rent_tax_start"] < rules["rent_tax_full"]
+        assert not page.errors  # type: ignore[attr-defined]

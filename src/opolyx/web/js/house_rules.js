@@ -1,7 +1,7 @@
 // House rules: the editor a room's creator fills in (lobby and waiting room) and the list of changes every
 // viewer sees. Bounds and each mode's defaults come from the server (GET /api/house-rules, the same data file
 // the server checks against); the server has the last word, and a refused value changes nothing.
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { getJson } from './api.js';
 import { html } from './html.js';
 import { formatAmount, t } from './i18n.js';
@@ -76,19 +76,35 @@ function Field({ spec, name, value, fallback, onChange }) {
     ${hint}</div>`;
 }
 
+const RENT_TAX = ['rent_tax_start', 'rent_tax_full'];
+
+/** The rent tax's two rounds go off and on together (the server refuses one without the other). */
+function linked(catalogue, defaults, draft, key, value) {
+  if (!RENT_TAX.includes(key)) return draft;
+  const other = RENT_TAX.find((k) => k !== key);
+  const current = other in draft ? draft[other] : defaults[other];
+  if (value === null) return { ...draft, [other]: null };
+  if (current === null) return { ...draft, [other]: defaults[other] ?? catalogue.parameters[other].min };
+  return draft;
+}
+
 /** The editor: every parameter that applies to `mode`, starting from its defaults; `draft` holds the
  * values changed so far ({key: value}) and `setDraft` replaces it. */
 export function HouseRulesEditor({ mode, draft, setDraft, open = false }) {
   const catalogue = useHouseCatalogue();
+  // Open at first when asked or when rules are set; then the person opens and closes it (going back to
+  // the mode's values must not fold the editor away under their hand).
+  const [isOpen, setOpen] = useState(null);
   if (!catalogue) return null;
   const defaults = catalogue.defaults[mode] || {};
   const changes = draftChanges(catalogue, mode, draft);
+  const shown = isOpen === null ? open || changes.length > 0 : isOpen;
   const params = Object.entries(catalogue.parameters).filter(([k, spec]) => !spec.modes || spec.modes.includes(mode));
-  return html`<details class="house-rules" open=${open || changes.length > 0} data-testid="house-editor">
+  return html`<details class="house-rules" open=${shown} onToggle=${(e) => setOpen(e.currentTarget.open)} data-testid="house-editor">
     <summary>${t('house.title')} <span class="muted small">${changes.length ? t('house.count', { count: changes.length }) : t('house.optional')}</span></summary>
     <div class="house-grid">${params.map(([k, spec]) => html`<${Field} key=${`${mode}-${k}`} spec=${spec} name=${k}
       value=${k in draft ? draft[k] : defaults[k]} fallback=${defaults[k]}
-      onChange=${(v) => setDraft({ ...draft, [k]: v })} />`)}</div>
+      onChange=${(v) => setDraft(linked(catalogue, defaults, { ...draft, [k]: v }, k, v))} />`)}</div>
     ${changes.length > 0 && html`<p class="house-note" data-house-unrated>${t('house.unrated')}</p>`}
     ${changes.length > 0 && html`<button type="button" class="small ghost" data-action="house-reset" onClick=${() => setDraft({})}>${t('house.reset')}</button>`}
   </details>`;
