@@ -35,10 +35,19 @@ class RiggedEngine:
                 base[seat].update(copy.deepcopy(tweak))
         return base
 
-    def new_game(self, mode: str, seats: int, seed: int, *, seat_info: Any = None) -> Any:
-        return self._engine.new_game(mode, seats, seed, seat_info=self.seat_info(seat_info, seats), **self.options)
+    def with_rules(self, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The rig's options with a room's house rules laid over its own rule overrides."""
+        merged = {**(self.options.get("rules") or {}), **(rules or {})}
+        return {**self.options, "rules": merged or None}
 
-    def replay(self, seed: int, mode: str, seats: int, actions: Any, *, seat_info: Any = None) -> Any:
+    def new_game(self, mode: str, seats: int, seed: int, *, seat_info: Any = None, rules: Any = None) -> Any:
+        return self._engine.new_game(
+            mode, seats, seed, seat_info=self.seat_info(seat_info, seats), **self.with_rules(rules)
+        )
+
+    def replay(
+        self, seed: int, mode: str, seats: int, actions: Any, *, seat_info: Any = None, rules: Any = None
+    ) -> Any:
         return self._engine.replay(
-            seed, mode, seats, actions, seat_info=self.seat_info(seat_info, seats), **self.options
+            seed, mode, seats, actions, seat_info=self.seat_info(seat_info, seats), **self.with_rules(rules)
         )

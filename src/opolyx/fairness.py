@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from opolyx.jsontypes import JSON
+from opolyx.rules import house
 
 ALGORITHM = "sha256"
 # Events whose content comes from the game's random generator; counted separately in reports.
@@ -88,7 +89,14 @@ def verify(replay: Mapping[str, Any], engine: Any, *, seen: Mapping[int, Sequenc
     if not report.commitment_ok:
         report.mismatches.append("the revealed seed does not match the commitment published at the start")
     seat_info = replay.get("seat_info")
-    game = engine.new_game(replay["mode"], len(replay["players"]), seed, seat_info=seat_info)
+    house_rules = replay.get("house_rules")
+    # A house-rule game is recomputed on its own table (checked again: the file may come from anywhere).
+    try:
+        options = house.engine_options(house.check(replay["mode"], house_rules)) if house_rules else {}
+    except house.HouseRuleError as exc:
+        report.mismatches.append(f"the replay's house rules are not a valid table ({exc.code}: {exc.message})")
+        return report
+    game = engine.new_game(replay["mode"], len(replay["players"]), seed, seat_info=seat_info, **options)
     recorded: dict[int, Sequence[JSON]] = dict(seen or {})
     if not recorded:
         for step in replay.get("actions", []):

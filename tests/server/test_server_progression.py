@@ -31,11 +31,15 @@ class FixedDice:
     def __init__(self, dice: list[tuple[int, int]]) -> None:
         self.dice = dice
 
-    def new_game(self, mode: str, seats: int, seed: int, *, seat_info: Any = None) -> Any:
-        return opolyx.engine.new_game(mode, seats, seed, seat_info=seat_info, dice=self.dice, first_player=0)
+    def new_game(self, mode: str, seats: int, seed: int, *, seat_info: Any = None, rules: Any = None) -> Any:
+        return opolyx.engine.new_game(mode, seats, seed, seat_info=seat_info, dice=self.dice, first_player=0,
+                                      rules=rules)
 
-    def replay(self, seed: int, mode: str, seats: int, actions: Any, *, seat_info: Any = None) -> Any:
-        return opolyx.engine.replay(seed, mode, seats, actions, seat_info=seat_info, dice=self.dice, first_player=0)
+    def replay(
+        self, seed: int, mode: str, seats: int, actions: Any, *, seat_info: Any = None, rules: Any = None
+    ) -> Any:
+        return opolyx.engine.replay(seed, mode, seats, actions, seat_info=seat_info, dice=self.dice, first_player=0,
+                                    rules=rules)
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
@@ -378,3 +379,42 @@ async def test_seats_taken_by_agents_stay_marked_through_the_start(store: Store)
     assert [s.agent for s in room.seats] == [True, False]
     started = await store.start_game("r1", seed=1, seats=list(room.seats), seat_info=[{}, {}])
     assert [s.agent for s in started.seats] == [True, False]
+
+
+async def test_house_rules_are_kept_with_the_room_until_the_start(store: Store) -> None:
+    """A room's house rules (migration 0010) are stored at creation, replaced while it waits, and fixed
+    once the game runs: a restarted server rebuilds the game from them."""
+    await store.create_user("a", "A", "en")
+    await store.create_room(NewRoom("r1", None, "classic", 2, True, "a", "A", house_rules={"salary": 0}))
+    room = await store.get_room("r1")
+    assert room is not None and room.house_rules == {"salary": 0}
+    assert (await store.set_house_rules("r1", {"jackpot": False, "round_limit": 40})).house_rules == {
+        "jackpot": False, "round_limit": 40}
+    assert (await store.set_house_rules("r1", {})).house_rules is None
+    await store.set_house_rules("r1", {"starting_cash": 30000})
+    await store.take_seat("r1", 1, user_id=None, bot="easy", name="Bot")
+    waiting = await store.get_room("r1")
+    assert waiting is not None
+    running = await store.start_game("r1", seed=1, seats=waiting.seats, seat_info=[{}, {}])
+    assert running.house_rules == {"starting_cash": 30000}
+    assert (await store.set_house_rules("r1", None)).house_rules == {"starting_cash": 30000}, "fixed once running"
+    listed = await store.list_rooms([RUNNING])
+    assert [r.house_rules for r in listed] == [{"starting_cash": 30000}]
+
+
+async def test_arranging_seats_moves_everyone_at_once(store: Store) -> None:
+    """Team choice and shuffling rewrite a waiting room's seats in one transaction: nobody ends up seated
+    twice or nowhere, and the one-unfinished-game rule still holds."""
+    for u in ("a", "b"):
+        await store.create_user(u, u.upper(), "en")
+    await _room(store, "r1", "a")
+    room = await store.take_seat("r1", 1, user_id="b", bot=None, name="B")
+    await store.take_seat("r1", 2, user_id=None, bot="easy", name="Bot 1 (easy)")
+    room = await store.get_room("r1")
+    assert room is not None
+    moved = {0: 3, 1: 0, 2: 1}
+    room = await store.arrange_seats("r1", [dataclasses.replace(s, seat=moved[s.seat]) for s in room.seats])
+    assert [(s.seat, s.user_id, s.bot) for s in room.seats] == [(0, "b", None), (1, None, "easy"), (3, "a", None)]
+    assert await store.active_room_of("a") == "r1" and await store.active_room_of("b") == "r1"
+    with pytest.raises(AlreadySeated):
+        await store.take_seat("r1", 2, user_id="a", bot=None, name="A")

@@ -107,16 +107,43 @@ class Client:
         return RoomOut.model_validate(await self.request("GET", f"/api/rooms/{room_id}"))
 
     async def create_room(
-        self, mode: Mode = "classic", seats: int = 4, *, public: bool = True, bots_replace_leavers: bool = False
+        self,
+        mode: Mode = "classic",
+        seats: int = 4,
+        *,
+        public: bool = True,
+        bots_replace_leavers: bool = False,
+        house_rules: dict[str, Any] | None = None,
     ) -> RoomOut:
-        body = {"mode": mode, "seats": seats, "public": public, "bots_replace_leavers": bots_replace_leavers}
+        """``house_rules``: changes to the mode (GET /api/house-rules); such a room is unrated, pays no XP."""
+        body: dict[str, Any] = {"mode": mode, "seats": seats, "public": public,
+                                "bots_replace_leavers": bots_replace_leavers}
+        if house_rules:
+            body["house_rules"] = house_rules
         return RoomOut.model_validate(await self.request("POST", "/api/rooms", body))
 
-    async def join(self, room_id: str) -> RoomOut:
-        return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/join"))
+    async def join(self, room_id: str, team: int | None = None) -> RoomOut:
+        """``team``: in a Team room, a seat on that side (0 or 1)."""
+        body = None if team is None else {"team": team}
+        return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/join", body))
 
-    async def join_code(self, code: str) -> RoomOut:
-        return RoomOut.model_validate(await self.request("POST", "/api/join", {"code": code}))
+    async def join_code(self, code: str, team: int | None = None) -> RoomOut:
+        body: dict[str, Any] = {"code": code} if team is None else {"code": code, "team": team}
+        return RoomOut.model_validate(await self.request("POST", "/api/join", body))
+
+    async def choose_team(self, room_id: str, team: int) -> RoomOut:
+        """Team rooms, before the start: move yourself to a free seat on that side."""
+        return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/team", {"team": team}))
+
+    async def shuffle_teams(self, room_id: str) -> RoomOut:
+        """Creator only: deal everyone seated to random sides."""
+        return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/shuffle"))
+
+    async def set_house_rules(self, room_id: str, house_rules: dict[str, Any] | None) -> RoomOut:
+        """Creator only, before the start (None: the standard mode)."""
+        return RoomOut.model_validate(
+            await self.request("PUT", f"/api/rooms/{room_id}/house-rules", {"house_rules": house_rules})
+        )
 
     async def leave(self, room_id: str) -> RoomOut:
         return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/leave"))

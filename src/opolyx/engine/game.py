@@ -123,7 +123,7 @@ class Game(GameState):
             info = infos[seat] if seat < len(infos) and infos[seat] else {}
             team = teams.check_team(info.get("team"))
             if team is None and rules.teams:
-                team = seat % 2
+                team = teams.side_of_seat(seat)
             self.players.append(
                 Player(
                     seat=seat,

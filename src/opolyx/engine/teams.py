@@ -19,6 +19,12 @@ def allies(game: GameState, a: int, b: int) -> bool:
     return game.players[a].team is not None and game.players[a].team == game.players[b].team
 
 
+def side_of_seat(seat: int) -> int:
+    """The side a seat plays for when the table does not say: seats alternate between the two teams
+    (docs/rules.md §19b), so choosing a side in a waiting room is choosing a seat of that parity."""
+    return seat % 2
+
+
 def check_team(team: object) -> int | None:
     """A seat's team as given: an integer, or None for none. Checked before the player record is built,
     whose typed field the compiled build would otherwise refuse with a ``TypeError``."""

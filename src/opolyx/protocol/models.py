@@ -36,6 +36,9 @@ from opolyx.protocol.text import clean_chat, clean_nickname
 
 Language = Literal["en", "de", "pt", "fr", "es", "zh"]
 Strength = Literal["easy", "normal", "hard"]
+Team = Literal[0, 1]
+#: House-rule overrides as sent: checked by opolyx.rules.house, which gives a bad one its stable code.
+HouseRulesValue = Annotated[dict[str, Any] | None, Field(max_length=40)]
 Nickname = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24), AfterValidator(clean_nickname)
 ]
@@ -203,10 +206,30 @@ class RoomCreate(Strict):
         description="A bot of normal strength takes over the seat of a person who resigns or leaves the "
         "running game (the person is freed); otherwise that seat is out.",
     )
+    house_rules: HouseRulesValue = Field(
+        default=None,
+        description="Changes to the mode's table (GET /api/house-rules lists the parameters and bounds). A "
+        "value outside its bounds is refused (`house_rule_out_of_bounds`, `house_rule_unknown`, "
+        "`house_rule_not_in_mode`, `house_rules_inconsistent`) and no room is made. Values equal to the mode's "
+        "are dropped; a room with any change left is unrated and pays no XP.",
+    )
+
+
+class HouseRulesIn(Strict):
+    house_rules: HouseRulesValue = Field(description="The room's new house rules (null or {}: the standard mode).")
+
+
+class TeamIn(Strict):
+    team: Team = Field(description="The side to sit on: 0 (team A, even seats) or 1 (team B, odd seats).")
+
+
+class JoinIn(Strict):
+    team: Team | None = Field(default=None, description="Team rooms: the side to sit on (e.g. from an invite link).")
 
 
 class JoinByCode(Strict):
     code: Annotated[str, StringConstraints(strip_whitespace=True, min_length=4, max_length=16)]
+    team: Team | None = Field(default=None, description="Team rooms: the side to sit on (e.g. from an invite link).")
 
 
 class AddBot(Strict):
@@ -229,6 +252,13 @@ class SeatOut(BaseModel):
     out: bool
     agent: bool = Field(default=False, description="A person's AI agent (personal API key) plays this seat.")
     you: bool = False
+    team: Team | None = Field(default=None, description="Team rooms: the side this seat plays for (seat parity).")
+
+
+class HouseChange(BaseModel):
+    key: str = Field(description="The parameter (GET /api/house-rules).")
+    default: int | bool | None = Field(description="The mode's own value.")
+    value: int | bool | None = Field(description="This room's value.")
 
 
 class RoomOut(BaseModel):
@@ -244,6 +274,13 @@ class RoomOut(BaseModel):
     spectators: int
     created_at: datetime
     ws: str = Field(description="Path of the room's WebSocket.")
+    house_rules: dict[str, int | bool | None] | None = Field(
+        default=None, description="The room's house rules (changes to its mode's table); null: the standard mode."
+    )
+    house_changes: list[HouseChange] = Field(
+        default_factory=list, description="Every change from the mode's defaults, in the editor's order."
+    )
+    rated: bool = Field(default=True, description="False for house-rule rooms: unrated, and they pay no XP.")
 
 
 class RoomList(BaseModel):
@@ -415,7 +452,8 @@ class SeatXpOut(BaseModel):
         description="placement, place, groups, group_count, survival, total; capped_from when the daily cap cut it."
     )
     refused: str | None = Field(
-        description="Why nothing was earned: short_game, too_few_people, early_exit, pair_farming, daily_cap."
+        description="Why nothing was earned: short_game, too_few_people, early_exit, pair_farming, daily_cap, "
+        "house_rules (a house-rule game pays no XP)."
     )
     won: bool
     level_before: int

@@ -37,7 +37,7 @@ class EngineApi(Protocol):
     IllegalAction: type[IllegalAction]
 
     def new_game(
-        self, mode: str, seats: int, seed: int, *, seat_info: list[JSON] | None = None
+        self, mode: str, seats: int, seed: int, *, seat_info: list[JSON] | None = None, rules: JSON | None = None
     ) -> GameLike: ...
 
     def replay(
@@ -48,6 +48,7 @@ class EngineApi(Protocol):
         actions: Sequence[Sequence[Any]],
         *,
         seat_info: list[JSON] | None = None,
+        rules: JSON | None = None,
     ) -> GameLike: ...
 
 

@@ -8,6 +8,7 @@ that has started ends with its figures.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from opolyx import usage
-from opolyx.rules import mode_names
+from opolyx.rules import house, mode_names
 from opolyx.sim.league import (
     PACKAGED_FIELD,
     LeagueConfig,
@@ -27,6 +28,7 @@ from opolyx.sim.league import (
     write_league_plot,
 )
 from opolyx.sim.runner import SimConfig, format_report, simulate
+from opolyx.sim.variant import RulesFileError, comparison, format_comparison, read_rules_file
 
 T = TypeVar("T")
 
@@ -74,8 +76,23 @@ def simulate_command(
     challengers: Annotated[
         str | None, typer.Option(help="League: the entrants that sit alone (default: every entrant).")
     ] = None,
+    rules: Annotated[
+        Path | None,
+        typer.Option("--rules", help="House rules: a JSON or TOML file of changes to the mode (docs/rules.md "
+                                     "'House rules'; an optional 'mode' field picks the mode). Plays the variant "
+                                     "and the standard mode on the same seeds and compares game length, "
+                                     "first-player advantage and how often the round limit decides."),
+    ] = None,
 ) -> None:
     """Play bot games and report speed, game length, endings, win rates, landings, rent and money."""
+    house_rules: dict[str, Any] = {}
+    if rules is not None:
+        try:
+            mode, house_rules = read_rules_file(rules, mode)
+        except RulesFileError as exc:
+            usage.fail(str(exc), "--rules")
+        if league:
+            usage.fail("--rules compares a variant with its mode; it does not combine with --league", "--rules")
     usage.table(mode, seats)
     usage.non_negative(hard_ms, "--hard-ms")
     usage.output_file(json_file, "--json")
@@ -98,7 +115,25 @@ def simulate_command(
     def draw(data: dict[str, Any], path: Path) -> None:
         from opolyx.sim.plot import write_plot
 
-        write_plot(data, path)
+        write_plot(data.get("variant", data), path)
+
+    if rules is not None:
+        variant = dataclasses.replace(config, house_rules=tuple(sorted(house_rules.items())))
+
+        def both() -> dict[str, Any]:
+            played = simulate(variant, workers=workers, progress=progress_bar(progress))
+            standard = simulate(config, workers=workers, progress=progress_bar(progress))
+            return {
+                "mode": mode,
+                "house_rules": house_rules,
+                "changes": house.changes(mode, house_rules),
+                "variant": played,
+                "standard": standard,
+                "comparison": comparison(played, standard),
+            }
+
+        run_and_report(both, format_comparison, draw, json_file=json_file, plot=plot)
+        return
 
     run_and_report(
         lambda: simulate(config, workers=workers, progress=progress_bar(progress)),

@@ -20,7 +20,7 @@ from typing import Any
 from opolyx.bots import derive_seed, play_game
 from opolyx.engine.compiled import build_name
 from opolyx.engine.game import Game
-from opolyx.rules import load_board, load_rules
+from opolyx.rules import house, load_board, load_rules
 from opolyx.sim.shares import play_shared
 from opolyx.sim.stats import COUNTED, GameCollector, Record, aggregate, game_record
 
@@ -35,6 +35,8 @@ class SimConfig:
     rotate: bool = True
     vip: bool = False
     hard_ms: float | None = None
+    #: House rules (opolyx.rules.house), checked, as sorted pairs so the config stays hashable.
+    house_rules: tuple[tuple[str, Any], ...] = ()
 
 
 def seat_strengths(config: SimConfig, index: int) -> list[str]:
@@ -60,8 +62,9 @@ def play_one(config: SimConfig, index: int, *, keep_actions: bool = False) -> tu
         for k, s in enumerate(strengths)
     ]
     info = [{"name": f"{s} {k + 1}", "bot": True, "vip": config.vip} for k, s in enumerate(strengths)]
+    rules = house.rule_changes(dict(config.house_rules)) or None
     game = play_game(config.mode, config.seats, seed, strengths, bots=bots, seat_info=info, on_events=collector,
-                     event_types=COUNTED, keep_actions=keep_actions)
+                     event_types=COUNTED, keep_actions=keep_actions, rules=rules)
     return game, collector
 
 
@@ -191,6 +194,7 @@ def simulate(
             "rotate": config.rotate,
             "vip": config.vip,
             "hard_ms": config.hard_ms,
+            "house_rules": dict(config.house_rules) or None,
         },
         **figures,
         "performance": {
@@ -222,6 +226,10 @@ def format_report(data: dict[str, Any]) -> str:
     lines.append("  histogram: " + ", ".join(f"{k}: {v}" for k, v in r["histogram"].items()))
     lines.append("ended by: " + ", ".join(
         f"{k} {v['games']} ({v['share']:.1%})" for k, v in data["end_reasons"].items()))
+    if "first_player" in data:
+        fp = data["first_player"]
+        lines.append(f"first player wins: {fp['rate']:.1%} [{fp['ci95'][0]:.1%}, {fp['ci95'][1]:.1%}] "
+                     f"(no advantage: {fp['fair']:.1%})")
     lines.append("win rate by bot (95 % Wilson CI):")
     for b, v in data["win_rate_by_bot"].items():
         lines.append(f"  {b:<8} {v['rate']:6.1%}  [{v['ci95'][0]:.1%}, {v['ci95'][1]:.1%}]  "

@@ -55,6 +55,7 @@ class GameCollector(EventSink):
         self.turns = 0
         self.actions = -1  # the start events are not an action
         self.money: list[int] = []
+        self.first = -1  # the seat that began (drawn by the engine): first-player advantage
 
     def take(self, game: Game, events: list[Event]) -> None:
         self.actions += 1
@@ -80,6 +81,9 @@ class GameCollector(EventSink):
                         got += received
                     self.rent_received[g] = self.rent_received.get(g, 0) + got
             elif kind == "round_started" or kind == "game_started":
+                if kind == "game_started":
+                    first: int = e["first"]
+                    self.first = first
                 # Cash at the start of each round: the money supply the salary and taxes balance.
                 cash = 0
                 for p in game.players:
@@ -104,6 +108,7 @@ def game_record(game: Game, collector: GameCollector, index: int, seed: int, str
         "strengths": list(strengths),
         "winner": result["winner"],
         "winners": sorted(winners),
+        "first": collector.first,
         "reason": result["reason"],
         "rounds": result["round"],
         "turns": collector.turns,
@@ -142,7 +147,12 @@ def aggregate(records: list[Record], board: Board, seats: int) -> dict[str, Any]
     money_sum: list[int] = []
     money_n: list[int] = []
     turns = actions = 0
+    first_wins = 0
+    fair_share = 0.0
     for r in records:
+        if r.get("first", -1) in r["winners"]:
+            first_wins += 1
+        fair_share += len(r["winners"]) / seats
         reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
         for s in r["winners"]:
             seat_wins[s] += 1
@@ -188,6 +198,8 @@ def aggregate(records: list[Record], board: Board, seats: int) -> dict[str, Any]
         },
         "end_reasons": {k: {"games": v, "share": v / n} for k, v in sorted(reasons.items())},
         "win_rate_by_seat": {str(s): _rate(seat_wins[s], n) for s in range(seats)},
+        # The seat that began wins this often; ``fair`` is the rate with no advantage (1/seats, 1/2 in Team).
+        "first_player": {**_rate(first_wins, n), "fair": fair_share / n if n else 0.0},
         "win_rate_by_bot": {b: _rate(bot_wins.get(b, 0), bot_games[b]) for b in sorted(bot_games)},
         "landing_frequency": [
             {"square": i, "id": board.squares[i].id, "landings": c, "share": c / total_landings}

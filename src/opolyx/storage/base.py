@@ -100,6 +100,8 @@ class RoomRecord:
     clocks: JSON = field(default_factory=dict)
     # Chosen at creation: a bot takes over the seat of a person who resigns (else the seat goes out).
     bots_replace_leavers: bool = False
+    # House rules (opolyx.rules.house): checked changes to the mode's table; None plays the standard mode.
+    house_rules: JSON | None = None
 
     def seat_of(self, user_id: str) -> SeatRecord | None:
         for s in self.seats:
@@ -137,6 +139,7 @@ class NewRoom:
     creator_name: str
     bots_replace_leavers: bool = False
     creator_agent: bool = False
+    house_rules: JSON | None = None
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,15 @@ class Store(AccountStore):
 
     @abc.abstractmethod
     async def set_creator(self, room_id: str, user_id: str) -> RoomRecord: ...
+
+    @abc.abstractmethod
+    async def set_house_rules(self, room_id: str, house_rules: JSON | None) -> RoomRecord:
+        """A waiting room's house rules replaced (None: back to the standard mode)."""
+
+    @abc.abstractmethod
+    async def arrange_seats(self, room_id: str, seats: Sequence[SeatRecord]) -> RoomRecord:
+        """A waiting room's seats replaced by ``seats`` in one transaction (team choice, shuffling):
+        nobody is ever seatless or seated twice in between."""
 
     @abc.abstractmethod
     async def close_room(self, room_id: str) -> None:

@@ -385,6 +385,7 @@ class SqlStore(AccountsSql, Store):
             result=row.result,
             clocks=row.clocks or {},
             bots_replace_leavers=bool(row.bots_replace_leavers),
+            house_rules=row.house_rules or None,
         )
 
     async def _must_room(self, conn: Conn, room_id: str) -> RoomRecord:
@@ -408,6 +409,7 @@ class SqlStore(AccountsSql, Store):
                         created_at=_now(),
                         clocks={},
                         bots_replace_leavers=room.bots_replace_leavers,
+                        house_rules=room.house_rules or None,
                     )
                 )
                 await conn.execute(
@@ -514,6 +516,33 @@ class SqlStore(AccountsSql, Store):
     async def set_creator(self, room_id: str, user_id: str) -> RoomRecord:
         async with self.engine.begin() as conn:
             await conn.execute(rooms.update().where(rooms.c.id == room_id).values(creator_id=user_id))
+            return await self._must_room(conn, room_id)
+
+    async def set_house_rules(self, room_id: str, house_rules: JSON | None) -> RoomRecord:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                rooms.update()
+                .where(rooms.c.id == room_id, rooms.c.status == WAITING)
+                .values(house_rules=house_rules or None)
+            )
+            return await self._must_room(conn, room_id)
+
+    async def arrange_seats(self, room_id: str, seats: Sequence[SeatRecord]) -> RoomRecord:
+        async with self.engine.begin() as conn:
+            await conn.execute(room_seats.delete().where(room_seats.c.room_id == room_id))
+            for s in seats:
+                await conn.execute(
+                    room_seats.insert().values(
+                        room_id=room_id,
+                        seat=s.seat,
+                        user_id=s.user_id,
+                        bot=s.bot,
+                        name=s.name,
+                        out=False,
+                        active=s.user_id is not None,
+                        agent=s.agent,
+                    )
+                )
             return await self._must_room(conn, room_id)
 
     async def close_room(self, room_id: str) -> None:

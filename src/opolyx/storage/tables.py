@@ -48,6 +48,8 @@ rooms = sa.Table(
     sa.Column("clocks", Json, nullable=True),
     # Migration 0002: a bot of normal strength takes over the seat of a person who resigns.
     sa.Column("bots_replace_leavers", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Migration 0010: the room's house rules (changes to its mode's table; null: the standard mode).
+    sa.Column("house_rules", Json, nullable=True),
 )
 
 room_seats = sa.Table(

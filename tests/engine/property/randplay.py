@@ -139,7 +139,7 @@ def next_move(rng: random.Random, game: Game) -> tuple[int | None, dict[str, Any
 
 def check_invariants(game: Game) -> None:
     snap = game.snapshot()
-    rules = load_rules(snap["mode"])
+    rules = game.rules  # the table this game plays (a house-rule variant included)
     board = load_board(snap["board"])
     players = snap["players"]
     bank = snap["bank"]

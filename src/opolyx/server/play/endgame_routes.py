@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ApiError
 from opolyx.protocol.models import RoomOut
+from opolyx.rules import house
 from opolyx.server.http.deps import (
     ERRORS,
     GameId,
@@ -76,7 +77,9 @@ async def game_summary(
         engine = svc.rooms.ctx.engine
 
         def compute() -> bytes:
-            game = engine().new_game(room.mode, len(room.seats), seed, seat_info=room.seat_info)
+            game = engine().new_game(
+                room.mode, len(room.seats), seed, seat_info=room.seat_info, **house.engine_options(room.house_rules)
+            )
             data = summarize(game, [(r.seat, r.action) for r in records])
             out = GameSummary(id=room.id, mode=room.mode, players=[s.name for s in room.seats], **data)
             return out.model_dump_json().encode()
@@ -125,7 +128,10 @@ async def rematch(room_id: RoomId, request: Request, svc: Svc, user: User) -> Ro
     await rate_limit(svc, "create", request, user)
     if not await svc.limiter.take("rematch", f"game:{old.id}:user:{user.id}"):
         raise ApiError(429, E.RATE_LIMITED, "you already opened a rematch room for this game")
-    hub = await svc.rooms.create(user, old.mode, old.seat_count, old.public, old.bots_replace_leavers)
+    # The same table: a house-rule game's rematch plays the same house rules (checked when first stored).
+    hub = await svc.rooms.create(
+        user, old.mode, old.seat_count, old.public, old.bots_replace_leavers, house_rules=old.house_rules
+    )
     for seat in sorted(old.seats, key=lambda s: s.seat):
         if seat.bot is not None and seat.took_over_at is None:
             await hub.seats.add_bot(user, seat.bot)

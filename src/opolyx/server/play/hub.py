@@ -25,6 +25,7 @@ from opolyx import fairness
 from opolyx.jsontypes import JSON
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ActionRefused
+from opolyx.rules import house
 from opolyx.server.engine_api import GameLike
 from opolyx.server.play.bot_seats import BotSeats
 from opolyx.server.play.chat import TableChat
@@ -103,7 +104,8 @@ class RoomHub:
         room = self.room
         assert room.seed is not None
         return self.ctx.engine().replay(
-            room.seed, room.mode, len(room.seats), [[s, a] for s, a in log], seat_info=room.seat_info
+            room.seed, room.mode, len(room.seats), [[s, a] for s, a in log], seat_info=room.seat_info,
+            **house.engine_options(room.house_rules),
         )
 
     def _replay_with_history(self, log: list[tuple[int | None, JSON]]) -> GameLike:
@@ -111,7 +113,9 @@ class RoomHub:
         are never stored) and the takeover notices (from the seats' ``took_over_at``)."""
         room = self.room
         assert room.seed is not None
-        game = self.ctx.engine().new_game(room.mode, len(room.seats), room.seed, seat_info=room.seat_info)
+        game = self.ctx.engine().new_game(
+            room.mode, len(room.seats), room.seed, seat_info=room.seat_info, **house.engine_options(room.house_rules)
+        )
         notices: dict[int, list[JSON]] = {}
         for seat in room.seats:
             if seat.took_over_at is not None:

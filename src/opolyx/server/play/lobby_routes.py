@@ -17,14 +17,18 @@ from opolyx.protocol.models import (
     AddBot,
     ErrorOut,
     Health,
+    HouseRulesIn,
     JoinByCode,
+    JoinIn,
     ReplayOut,
     RoomCreate,
     RoomList,
     RoomOut,
+    TeamIn,
     VerifyIn,
     VerifyOut,
 )
+from opolyx.rules import house
 from opolyx.server.http.deps import (
     ERRORS,
     GameId,
@@ -75,12 +79,38 @@ async def list_rooms(svc: Svc, viewer: MaybeUser) -> RoomList:
 
 @router.post("/api/rooms", tags=["lobby"], status_code=201)
 async def create_room(body: RoomCreate, request: Request, svc: Svc, user: User) -> RoomOut:
-    """Create a room and sit in it. Private rooms get a join code (shown to those seated)."""
+    """Create a room and sit in it. Private rooms get a join code (shown to those seated). With
+    ``house_rules`` the room plays its mode with those changes (checked first: a bad value makes no room);
+    such a room is unrated and pays no XP."""
     await rate_limit(svc, "create", request, user)
+    try:
+        checked = house.check(body.mode, body.house_rules)
+    except house.HouseRuleError as exc:
+        raise ApiError(422, exc.code, exc.message) from exc
     hub = await svc.rooms.create(
-        user, body.mode, body.seats, body.public, body.bots_replace_leavers, address=client_address(request)
+        user,
+        body.mode,
+        body.seats,
+        body.public,
+        body.bots_replace_leavers,
+        address=client_address(request),
+        house_rules=checked or None,
     )
     return room_out(hub, user)
+
+
+@router.get("/api/house-rules", tags=["lobby"])
+async def house_rule_catalogue() -> dict[str, Any]:
+    """The parameters a room's creator may change, with their bounds (``kind``, ``min``, ``max``,
+    ``step``, ``nullable``: may be switched off, ``modes``: only in these modes), and each mode's defaults."""
+    return house.catalogue()
+
+
+@router.put("/api/rooms/{room_id}/house-rules", tags=["lobby"])
+async def set_house_rules(room_id: RoomId, body: HouseRulesIn, svc: Svc, user: User) -> RoomOut:
+    """Creator only, before the start: replace the room's house rules (null or {} plays the standard mode).
+    A refused table (a stable ``house_rule_*`` code) changes nothing."""
+    return await _room_call(svc, room_id, "set_house_rules", user, body.house_rules)
 
 
 @router.get("/api/rooms/{room_id}", tags=["lobby"])
@@ -91,9 +121,12 @@ async def get_room(room_id: RoomId, svc: Svc, viewer: MaybeUser) -> RoomOut:
 
 
 @router.post("/api/rooms/{room_id}/join", tags=["lobby"])
-async def join_room(room_id: RoomId, request: Request, svc: Svc, user: User) -> RoomOut:
+async def join_room(room_id: RoomId, request: Request, svc: Svc, user: User, body: JoinIn | None = None) -> RoomOut:
+    """Take a free seat; in a Team room ``{"team": 0|1}`` asks for a seat on that side (``team_full`` when
+    it has none)."""
     await rate_limit(svc, "join", request, user)
-    return await _room_call(svc, room_id, "join", user)
+    team = body.team if body is not None else None
+    return await _room_call(svc, room_id, "join", user, *(() if team is None else (team,)))
 
 
 @router.post("/api/join", tags=["lobby"])
@@ -104,7 +137,7 @@ async def join_by_code(body: JoinByCode, request: Request, svc: Svc, user: User)
     await rate_limit(svc, "code", request, user)
     code = body.code.strip().upper()
     room_id = await svc.rooms.by_code(code)
-    return await _room_call(svc, room_id, "enter", user, code)
+    return await _room_call(svc, room_id, "enter", user, code, body.team)
 
 
 @router.post("/api/rooms/{room_id}/leave", tags=["lobby"])
@@ -123,6 +156,19 @@ async def add_bot(room_id: RoomId, body: AddBot, svc: Svc, user: User) -> RoomOu
 @router.delete("/api/rooms/{room_id}/bots/{seat}", tags=["lobby"])
 async def remove_bot(room_id: RoomId, seat: int, svc: Svc, user: User) -> RoomOut:
     return await _room_call(svc, room_id, "remove_bot", user, seat)
+
+
+@router.post("/api/rooms/{room_id}/team", tags=["lobby"])
+async def choose_team(room_id: RoomId, body: TeamIn, svc: Svc, user: User) -> RoomOut:
+    """Team rooms, before the start: move yourself to a free seat on that side (seats alternate between the
+    teams, so the side is the seat's parity). Nobody can move anyone else."""
+    return await _room_call(svc, room_id, "choose_team", user, body.team)
+
+
+@router.post("/api/rooms/{room_id}/shuffle", tags=["lobby"])
+async def shuffle_teams(room_id: RoomId, svc: Svc, user: User) -> RoomOut:
+    """Creator only, Team rooms, before the start: deal everyone seated to random seats (random sides)."""
+    return await _room_call(svc, room_id, "shuffle_teams", user)
 
 
 @router.post("/api/rooms/{room_id}/start", tags=["lobby"])

@@ -21,6 +21,7 @@ from opolyx import fairness
 from opolyx.jsontypes import JSON
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ApiError
+from opolyx.rules import house
 from opolyx.server.engine_api import EngineApi
 from opolyx.storage import FINISHED, ActionRecord, RoomRecord, Store, UserRecord
 
@@ -123,6 +124,7 @@ def build(
         "mode": room.mode,
         "players": [s.name for s in room.seats],
         "seat_info": room.seat_info,
+        "house_rules": room.house_rules,
         "status": room.status,
         "result": room.result,
         "total_actions": len(records),
@@ -134,7 +136,9 @@ def build(
     }
     actions: list[JSON] = [{"seq": r.seq, "seat": r.seat, "action": r.action} for r in page]
     if snapshots or events:
-        game = engine.new_game(room.mode, len(room.seats), room.seed, seat_info=room.seat_info)
+        game = engine.new_game(
+            room.mode, len(room.seats), room.seed, seat_info=room.seat_info, **house.engine_options(room.house_rules)
+        )
         if events and start == 0:
             out["start_events"] = game.start_events
         states: list[JSON] = [game.snapshot()] if start == 0 else []

@@ -43,7 +43,10 @@ _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 # Lobby calls a hub answers (each takes the user, then these arguments); "view" changes nothing;
 # "enter" is joining (or, once started, watching) by a private room's code.
-CALLS = ("view", "enter", "join", "leave", "add_bot", "remove_bot", "start", "reseat")
+CALLS = (
+    "view", "enter", "join", "leave", "add_bot", "remove_bot", "start", "reseat",
+    "choose_team", "shuffle_teams", "set_house_rules",
+)
 # Entropy (docs/security.md): room ids 12 random bytes = 96 bits; codes 8 symbols of 31 = 39.6 bits.
 ROOM_ID_BYTES = 12
 CODE_LENGTH = 8
@@ -692,7 +695,9 @@ class RoomService:
         bots_replace_leavers: bool = False,
         *,
         address: str | None = None,
+        house_rules: JSON | None = None,
     ) -> RoomHub:
+        """A new room with ``user`` in seat 0; ``house_rules`` must be checked already (opolyx.rules.house)."""
         if mode == "team" and seats not in (4, 6):
             raise RoomRefused(E.INVALID_SEATS, "team games have 4 or 6 seats")
         busy = await self.ctx.store.active_room_of(user.id)
@@ -712,7 +717,8 @@ class RoomService:
             try:
                 room = await self.ctx.store.create_room(
                     NewRoom(
-                        room_id, code, mode, seats, public, user.id, user.nickname, bots_replace_leavers, user.agent
+                        room_id, code, mode, seats, public, user.id, user.nickname, bots_replace_leavers, user.agent,
+                        house_rules=house_rules or None,
                     )
                 )
                 break
@@ -769,7 +775,7 @@ async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequ
             raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
         hub.seats.enter(user, str(args[0]))
         if hub.room.status == WAITING:
-            await hub.seats.join(user)
+            await hub.seats.join(user, args[1] if len(args) > 1 else None)
         return hub.room_view(user.id)
     if op in ("view", "join") and not hub.may_watch(user.id if user else None):
         raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {hub.room.id}")

@@ -1,5 +1,6 @@
 """The lobby's operations on one room: taking and leaving seats, seating and removing bots, entering a
-private room by its code, and starting the game.
+private room by its code, choosing a side in a Team room, the creator's house rules and shuffle, and
+starting the game.
 
 They refuse with :class:`opolyx.protocol.errors.RoomRefused` (a code and a message); the HTTP edge decides
 the status. Each takes the room's lock, so they are ordered with the game's actions.
@@ -15,8 +16,9 @@ from typing import Protocol
 from opolyx.jsontypes import JSON
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ActionRefused, RoomRefused
+from opolyx.rules import house
 from opolyx.server.engine_api import GameLike
-from opolyx.server.play import seat_perks
+from opolyx.server.play import seat_perks, team_choice
 from opolyx.server.play.context import HubContext
 from opolyx.storage import RUNNING, WAITING, AlreadySeated, RoomRecord, SeatRecord, SeatTaken, UserRecord
 
@@ -63,7 +65,9 @@ class Seating:
             raise RoomRefused(E.ROOM_NOT_FOUND, "no room with that code")
         self.table.admitted.add(user.id)
 
-    async def join(self, user: UserRecord) -> None:
+    async def join(self, user: UserRecord, team: int | None = None) -> None:
+        """Take the first free seat; in a Team room ``team`` asks for a seat on that side (an invite link
+        can carry it, so friends who follow the same link sit together)."""
         table = self.table
         if not table.may_watch(user.id):
             raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {table.room.id}")
@@ -78,6 +82,8 @@ class Seating:
             free = [i for i in range(room.seat_count) if i not in taken]
             if not free:
                 raise RoomRefused(E.ROOM_FULL, "every seat is taken")
+            if team is not None:
+                free = team_choice.free_seats_of_side(room, team)
             try:
                 table.room = await table.ctx.store.take_seat(
                     room.id, free[0], user_id=user.id, bot=None, name=user.nickname, agent=user.agent
@@ -113,6 +119,41 @@ class Seating:
             if target is None or not target.is_bot:
                 raise RoomRefused(E.NOT_A_BOT, f"seat {seat} holds no bot")
             table.room = await table.ctx.store.free_seat(table.room.id, seat)
+            table.broadcast_room()
+
+    async def choose_team(self, user: UserRecord, team: int) -> None:
+        """Move the caller (only ever the caller) to a free seat on ``team``'s side."""
+        table = self.table
+        async with table.lock:
+            table.touched = time.monotonic()
+            room = table.room
+            if room.status != WAITING:
+                raise RoomRefused(E.ALREADY_STARTED, "the game has already started")
+            seats = team_choice.moved_to_side(room, user.id, team)
+            if seats is not None:
+                table.room = await table.ctx.store.arrange_seats(room.id, seats)
+                table.broadcast_room()
+
+    async def shuffle_teams(self, user: UserRecord) -> None:
+        """Creator only: deal everyone seated (people and bots) to random seats, so random sides."""
+        table = self.table
+        async with table.lock:
+            self._creator_waiting(user)
+            table.room = await table.ctx.store.arrange_seats(table.room.id, team_choice.shuffled(table.room))
+            table.broadcast_room()
+
+    async def set_house_rules(self, user: UserRecord, overrides: JSON | None) -> None:
+        """Creator only, before the start: replace the room's house rules (checked; a refusal changes
+        nothing). Everyone in the room sees the new changes at once."""
+        table = self.table
+        async with table.lock:
+            self._creator_waiting(user)
+            room = table.room
+            try:
+                checked = house.check(room.mode, overrides)
+            except house.HouseRuleError as exc:
+                raise RoomRefused(exc.code, exc.message) from exc
+            table.room = await table.ctx.store.set_house_rules(room.id, checked or None)
             table.broadcast_room()
 
     def _creator_waiting(self, user: UserRecord) -> None:
@@ -177,6 +218,8 @@ class Seating:
             renumbered = [SeatRecord(i, s.user_id, s.bot, s.name, agent=s.agent) for i, s in enumerate(seats)]
             seat_info = await seat_perks.seat_info(table.ctx.store, room.mode, renumbered)
             seed = secrets.randbits(62)
-            game = table.ctx.engine().new_game(room.mode, len(renumbered), seed, seat_info=seat_info)
+            # House rules are the room's, read from the store, so a restart or a replay plays the same table.
+            options = house.engine_options(room.house_rules)
+            game = table.ctx.engine().new_game(room.mode, len(renumbered), seed, seat_info=seat_info, **options)
             table.room = await table.ctx.store.start_game(room.id, seed=seed, seats=renumbered, seat_info=seat_info)
             await table.begin(game)

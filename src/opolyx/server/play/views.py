@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from opolyx.engine.teams import side_of_seat
 from opolyx.jsontypes import JSON
+from opolyx.rules import house, load_rules
 from opolyx.server.engine_api import GameLike
 from opolyx.server.play.peers import Peer
 from opolyx.storage import RoomRecord, SeatRecord
@@ -69,6 +71,7 @@ def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JS
     # A seat is an agent's when it was taken through an API key, or while a key plays it now.
     agents = {c.user.id for c in conns if c.user.agent and not c.closed}
     seated = room.seat_of(viewer) is not None if viewer else False
+    teams = load_rules(room.mode).teams
     players = [
         {
             "seat": s.seat,
@@ -80,6 +83,7 @@ def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JS
             "out": s.out,
             "agent": s.agent or s.user_id in agents,
             "you": viewer is not None and s.user_id == viewer,
+            "team": side_of_seat(s.seat) if teams else None,
         }
         for s in room.seats
     ]
@@ -97,4 +101,8 @@ def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JS
         "spectators": len({c.user.id for c in conns if c.user.id not in seat_users}),
         "created_at": room.created_at.isoformat(),
         "ws": f"/ws/rooms/{room.id}",
+        "house_rules": room.house_rules,
+        "house_changes": house.changes(room.mode, room.house_rules),
+        # House-rule rooms are unrated and pay no XP (said in the lobby and the room before the start).
+        "rated": not room.house_rules,
     }

@@ -22,11 +22,15 @@ export const getSession = () => req('GET', '/api/session');
 export const startSession = (nickname, language) => req('POST', '/api/session', { nickname, language });
 export const listRooms = () => req('GET', '/api/rooms');
 export const getRoom = (id) => req('GET', `/api/rooms/${encodeURIComponent(id)}`);
-export const createRoom = (mode, seats, isPublic, botsReplaceLeavers = false) => req('POST', '/api/rooms', {
-  mode, seats, public: isPublic, bots_replace_leavers: botsReplaceLeavers,
+export const createRoom = (mode, seats, isPublic, botsReplaceLeavers = false, houseRules = null) => req('POST', '/api/rooms', {
+  mode, seats, public: isPublic, bots_replace_leavers: botsReplaceLeavers, house_rules: houseRules,
 });
-export const joinRoom = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/join`);
-export const joinByCode = (code) => req('POST', '/api/join', { code });
+// Team rooms: `team` (0 or 1) asks for a seat on that side, e.g. from an invite link.
+export const joinRoom = (id, team = null) => req('POST', `/api/rooms/${encodeURIComponent(id)}/join`, team === null ? undefined : { team });
+export const joinByCode = (code, team = null) => req('POST', '/api/join', team === null ? { code } : { code, team });
+export const chooseTeam = (id, team) => req('POST', `/api/rooms/${encodeURIComponent(id)}/team`, { team });
+export const shuffleTeams = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/shuffle`);
+export const setHouseRules = (id, houseRules) => req('PUT', `/api/rooms/${encodeURIComponent(id)}/house-rules`, { house_rules: houseRules });
 export const leaveRoom = (id) => req('POST', `/api/rooms/${encodeURIComponent(id)}/leave`);
 export const addBot = (id, strength) => req('POST', `/api/rooms/${encodeURIComponent(id)}/bots`, { strength });
 export const removeBot = (id, seat) => req('DELETE', `/api/rooms/${encodeURIComponent(id)}/bots/${seat}`);

@@ -51,7 +51,8 @@ export function go(path) {
 }
 
 function route() {
-  const [screen, arg] = location.hash.replace(/^#\/?/, '').split('/');
+  const [screen, arg, side] = location.hash.replace(/^#\/?/, '').split('/');
+  const team = side === '0' || side === '1' ? Number(side) : null;  // an invite link may carry a team
   if (accountRoute(screen, arg, { go, changeLanguage, toast, showError })) {
     leaveRoomScreen();
     stopLobby();
@@ -63,13 +64,17 @@ function route() {
     set({ screen: 'start', pendingRoute: screen ? location.hash : null });
     return;
   }
+  if (screen === 'room' && arg && team !== null) {
+    joinTeamLink(decodeURIComponent(arg), team);
+    return;
+  }
   if (screen === 'room' && arg) {
     stopLobby();
     openRoom(decodeURIComponent(arg));
     return;
   }
   if (screen === 'join' && arg) {
-    joinByCode(decodeURIComponent(arg));
+    joinByCode(decodeURIComponent(arg), team);
     return;
   }
   if (screen === 'start') {
@@ -150,9 +155,9 @@ export async function refreshLobby() {
   }
 }
 
-export async function createRoom(mode, seats, isPublic, botsReplaceLeavers = false) {
+export async function createRoom(mode, seats, isPublic, botsReplaceLeavers = false, houseRules = null) {
   try {
-    const room = await api.createRoom(mode, seats, isPublic, botsReplaceLeavers);
+    const room = await api.createRoom(mode, seats, isPublic, botsReplaceLeavers, houseRules);
     go(`room/${room.id}`);
   } catch (err) { handleSeatError(err); }
 }
@@ -164,9 +169,15 @@ export async function joinRoom(id) {
   } catch (err) { handleSeatError(err); }
 }
 
-export async function joinByCode(code) {
+/** A public Team room's invite link for one side: sit on that side, then open the room either way. */
+async function joinTeamLink(id, team) {
+  try { await api.joinRoom(id, team); } catch (err) { handleSeatError(err); }
+  go(`room/${encodeURIComponent(id)}`);
+}
+
+export async function joinByCode(code, team = null) {
   try {
-    const room = await api.joinByCode(code);
+    const room = await api.joinByCode(code, team);
     go(`room/${room.id}`);
   } catch (err) { handleSeatError(err); if (state.screen !== 'room') go('lobby'); }
 }
@@ -210,7 +221,10 @@ export async function roomCommand(kind, ...args) {
     if (kind === 'addBot') await api.addBot(id, args[0]);
     else if (kind === 'removeBot') await api.removeBot(id, args[0]);
     else if (kind === 'start') await api.startGame(id);
-    else if (kind === 'join') await api.joinRoom(id);
+    else if (kind === 'join') await api.joinRoom(id, args.length ? args[0] : null);
+    else if (kind === 'team') await api.chooseTeam(id, args[0]);
+    else if (kind === 'shuffle') await api.shuffleTeams(id);
+    else if (kind === 'houseRules') { await api.setHouseRules(id, args[0]); toast(t('house.saved')); }
     else if (kind === 'leave') {
       await api.leaveRoom(id);
       go('lobby');
@@ -219,7 +233,8 @@ export async function roomCommand(kind, ...args) {
     // The socket brings the new room; ask for it anyway when the socket is down.
     if (!socket || state.conn !== 'online') set({ room: await api.getRoom(id) });
     else if (kind === 'join') socket.send({ type: 'sync' });
-  } catch (err) { handleSeatError(err); }
+    return true;
+  } catch (err) { handleSeatError(err); return false; }
 }
 
 export function sendAction(action) {

@@ -7,6 +7,7 @@ export const state = {
   user: null,          // {id, nickname, language, guest, room}
   rooms: { waiting: [], running: [] },
   modes: null,         // modes.json
+  houseRules: null,    // GET /api/house-rules: what a room's creator may change, and each mode's defaults
   roomId: null,
   room: null,          // RoomOut
   you: null,           // {user, seat, spectator}

@@ -3,6 +3,7 @@ import { ActionBar } from '../actions.js';
 import { Board } from '../board.js';
 import { Chat } from '../chat.js';
 import { html } from '../html.js';
+import { HouseChanges } from '../house_rules.js';
 import { t } from '../i18n.js';
 import { GameLog } from '../log.js';
 import { GameOver } from '../endscreen.js';
@@ -47,6 +48,7 @@ export function GameScreen() {
     <div class="game-side">
       <${ActionBar} />
       <div class="side-players"><${PlayerPanels} /></div>
+      ${state.room && html`<${HouseChanges} changes=${state.room.house_changes} compact=${true} />`}
       <nav class="tabs" role="tablist">${TABS.map((k) => html`<button role="tab" class=${`tab tab-${k} ${k === tab ? 'on' : ''}`}
         data-tab=${k} onClick=${() => setUi({ tab: k })}>${t(`tab.${k}`)}${k === 'trades' && incoming ? html` <span class="pill">${incoming}</span>` : ''}
         ${k === 'trades' && game && game.trades.length && !incoming ? html` <span class="pill muted">${game.trades.length}</span>` : ''}</button>`)}</nav>

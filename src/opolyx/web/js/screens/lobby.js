@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { createRoom, go, joinByCode, joinRoom } from '../controller.js';
 import { html } from '../html.js';
+import { HouseChanges, HouseRulesEditor, draftToRules } from '../house_rules.js';
 import { t } from '../i18n.js';
 import { MODES, displayName, modeName } from '../names.js';
 import { state } from '../store.js';
@@ -24,6 +25,7 @@ function RoomRow({ room }) {
     <div class="room-mode"><b>${modeName(room.mode)}</b><span class=${`status ${room.status}`}>${t(`lobby.status.${room.status}`)}</span></div>
     <div class="room-seats">${t('lobby.seats_filled', { n: filled, total: room.seats })}
       ${room.spectators > 0 && html` · ${t('lobby.spectators', { n: room.spectators })}`}</div>
+    <${HouseChanges} changes=${room.house_changes} compact=${true} />
     <div class="room-names">${room.players.map((p) => html`<span class="chip">${displayName(p.name, p.kind === 'bot')}${p.agent ? ` · ${t('player.agent')}` : ''}</span>`)}</div>
     <div class="room-actions">
       ${mine && html`<button class="primary" onClick=${() => go(`room/${room.id}`)}>${t('lobby.open')}</button>`}
@@ -38,6 +40,7 @@ function CreateRoom() {
   const [seats, setSeats] = useState(4);
   const [priv, setPriv] = useState(false);
   const [botsReplace, setBotsReplace] = useState(false);
+  const [house, setHouse] = useState({});
   const choices = seatChoices(mode);
   const n = choices.includes(seats) ? seats : choices.includes(4) ? 4 : choices[0];
   return html`<section class="card create-room" data-testid="create-room">
@@ -50,7 +53,13 @@ function CreateRoom() {
         ${choices.map((c) => html`<option value=${c}>${c}</option>`)}</select></label>
       <label class="check"><input type="checkbox" name="private" checked=${priv} onChange=${(e) => setPriv(e.target.checked)} /> ${t('lobby.private')}</label>
       <label class="check"><input type="checkbox" name="bots_replace_leavers" checked=${botsReplace} onChange=${(e) => setBotsReplace(e.target.checked)} /> ${t('lobby.bots_replace_leavers')}</label>
-      <button class="primary" data-action="create" onClick=${() => createRoom(mode, n, !priv, botsReplace)}>${t('lobby.create_button')}</button>
+    </div>
+    <${HouseRulesEditor} mode=${mode} draft=${house} setDraft=${setHouse} />
+    <div class="row">
+      <button class="primary" data-action="create" onClick=${() => {
+        const rules = draftToRules(state.houseRules, mode, house);
+        createRoom(mode, n, !priv, botsReplace, Object.keys(rules).length ? rules : null);
+      }}>${t('lobby.create_button')}</button>
     </div>
   </section>`;
 }

@@ -3,6 +3,8 @@ import { useState } from 'preact/hooks';
 import { roomCommand } from '../controller.js';
 import { Chat } from '../chat.js';
 import { html } from '../html.js';
+import { HouseChanges, HouseRulesEditor, draftToRules } from '../house_rules.js';
+import { TeamChoice } from '../team_choice.js';
 import { t } from '../i18n.js';
 import { displayName, modeName, seatColor } from '../names.js';
 import { state } from '../store.js';
@@ -22,6 +24,20 @@ async function copyLink(link) {
 }
 
 const STRENGTHS = ['easy', 'normal', 'hard'];
+
+/** The creator's house-rule editor in the waiting room, starting from the room's current rules. */
+function RoomHouseRules({ room }) {
+  const [draft, setDraft] = useState(null);
+  const current = draft === null ? { ...(room.house_rules || {}) } : draft;
+  const rules = draftToRules(state.houseRules, room.mode, current);
+  return html`<div class="room-house">
+    <${HouseRulesEditor} mode=${room.mode} draft=${current} setDraft=${setDraft} />
+    ${draft !== null && html`<button data-action="house-save" onClick=${async () => {
+      // A refused table keeps the draft on screen (the toast says why); a saved one shows the room's rules.
+      if (await roomCommand('houseRules', Object.keys(rules).length ? rules : null)) setDraft(null);
+    }}>${t('house.save')}</button>`}
+  </div>`;
+}
 
 export function RoomScreen() {
   const room = state.room;
@@ -43,10 +59,14 @@ export function RoomScreen() {
           ${typeof navigator.share === 'function' && html`<button class="small" data-action="share-link"
             onClick=${() => navigator.share({ title: 'opolyx', text: t('room.share_text'), url: link }).catch(() => {})}>${t('room.share_button')}</button>`}</div>
       </div>
+      <${HouseChanges} changes=${room.house_changes} />
+      ${creator && room.status === 'waiting' && html`<${RoomHouseRules} room=${room} />`}
+      <${TeamChoice} room=${room} creator=${creator} />
       <ol class="seats">${Array.from({ length: room.seats }, (_, i) => {
         const p = bySeat[i];
         return html`<li class=${`seat ${p ? 'taken' : 'empty'}`} data-seat=${i}>
           <i class="dot big" style=${`background:${p ? seatColor(i) : '#ccc'}`}></i>
+          ${room.mode === 'team' && html`<span class="badge team" data-seat-team=${i % 2}>${t('player.team', { team: (i % 2) + 1 })}</span>`}
           ${p ? html`<b>${displayName(p.name, p.kind === 'bot')}</b>
               ${p.you && html`<span class="badge">${t('player.you')}</span>`}
               ${p.kind === 'bot' && html`<span class="badge bot">${t('player.bot')} · ${t(`strength.${p.strength}`)}</span>`}
@@ -62,7 +82,7 @@ export function RoomScreen() {
           <button data-action="add-bot" onClick=${() => roomCommand('addBot', strength)}>${t('room.add_bot')}</button>`}
         ${creator && html`<button class="primary" data-action="start" disabled=${!canStart} onClick=${() => roomCommand('start')}>${t('room.start')}</button>`}
         ${!creator && seated && html`<span class="muted">${t('room.waiting_for_host')}</span>`}
-        ${!seated && free > 0 && html`<button class="primary" data-action="join" onClick=${() => roomCommand('join')}>${t('lobby.join')}</button>`}
+        ${!seated && free > 0 && room.mode !== 'team' && html`<button class="primary" data-action="join" onClick=${() => roomCommand('join')}>${t('lobby.join')}</button>`}
         ${seated && html`<${ConfirmButton} cls="ghost" label=${t('room.leave')} confirm=${t('room.leave_confirm')} onClick=${() => roomCommand('leave')} />`}
       </div>
       ${creator && room.mode === 'team' && free > 0 && html`<p class="muted small">${t('room.team_full')}</p>`}
