@@ -41,7 +41,8 @@ def run_axe(page: Any) -> list[dict[str, Any]]:
         """async (tags) => {
             // Cash floats (+/− next to a figure for 1.8 s, aria-hidden) fade through every contrast on their way
             // out; the figure beside them says the same amount at full contrast.
-            const r = await window.axe.run({ exclude: [['.float']] }, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+            const r = await window.axe.run({ exclude: [['.float']] },
+                { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
             return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
                 nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary })) }));
         }""",

@@ -31,7 +31,6 @@ from webkit import (
     shots_at_both_sizes,
     sign_in,
     start_game,
-    wait_js,
     wait_until,
 )
 
@@ -46,7 +45,9 @@ LIVE_SPY = """
   new MutationObserver((records) => {
     for (const r of records) for (const n of r.addedNodes) {
       const region = n.parentElement && n.parentElement.closest('[aria-live]');
-      if (region && n.textContent) window.__spoken.push({ live: region.getAttribute('aria-live'), text: n.textContent });
+      if (region && n.textContent) {
+        window.__spoken.push({ live: region.getAttribute('aria-live'), text: n.textContent });
+      }
     }
   }).observe(document, { childList: true, subtree: true });
 })();
@@ -129,7 +130,8 @@ def test_axe_finds_nothing_serious_on_the_main_screens(browser: Any, make_server
 def focused(page: Any) -> dict[str, Any]:
     return dict(page.evaluate(
         """() => { const a = document.activeElement;
-            return { body: !a || a === document.body, tag: a ? a.tagName : '', action: a && a.dataset ? a.dataset.action || '' : '',
+            return { body: !a || a === document.body, tag: a ? a.tagName : '',
+                     action: a && a.dataset ? a.dataset.action || '' : '',
                      text: a ? (a.getAttribute('aria-label') || a.textContent || '').trim().slice(0, 80) : '',
                      inDialog: !!(a && a.closest('[role=dialog]')) }; }"""
     ))

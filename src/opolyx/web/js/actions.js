@@ -1,6 +1,7 @@
 // The action bar: exactly the legal actions the server sent for this seat, grouped into panels.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { askMoreTime, sendAction } from './controller.js';
+import { announce } from './a11y.js';
 import { html } from './html.js';
 import { t } from './i18n.js';
 import { boardSquare, money, playerName, seatColor, squareName } from './names.js';
@@ -160,7 +161,7 @@ function PayButton({ pay, text }) {
  * ("at least 75 s"), so the server may lengthen it once per debt for a player who asks. */
 function MoreTime({ debt, clock }) {
   if (!clock || state.ui.moreTime === debt.id) return null;
-  return html`<button class="small ghost" data-action="more_time" onClick=${() => { setUi({ moreTime: debt.id }); askMoreTime(); }}>
+  return html`<button class="small ghost" data-action="more_time" onClick=${() => { setUi({ moreTime: debt.id }); askMoreTime(); announce(t('a11y.more_time_given', { player: playerName(debt.debtor) })); }}>
     ${t('a11y.more_time')}</button>`;
 }
 
