@@ -28,6 +28,7 @@ from webkit import (
     game_state,
     page_for,
     play_step,
+    shot,
     shots_at_both_sizes,
     sign_in,
     start_game,
@@ -86,6 +87,13 @@ def test_axe_finds_nothing_serious_on_the_main_screens(browser: Any, make_server
         start_game(page)
         page.wait_for_selector("[data-action=roll]", timeout=T)
         audit_both_sizes(page, screenshots, "a11y04-game")
+        # 320 px wide (a small phone, or 1280 px at 400 % zoom): the header fits without scrolling sideways.
+        page.set_viewport_size({"width": 320, "height": 640})
+        page.wait_for_timeout(200)
+        assert page.evaluate("(() => { const h = document.querySelector('header.top'); return h.scrollWidth <= h.clientWidth; })()")
+        assert page.evaluate("document.documentElement.scrollWidth <= 320")
+        shot(page, screenshots, "a11y04-game-320")
+        page.set_viewport_size(DESKTOP)
         page.click("[data-action=roll]")
         page.wait_for_selector("[data-panel=offer] [data-action=buy]", timeout=T)
         audit_both_sizes(page, screenshots, "a11y05-offer")
@@ -321,8 +329,24 @@ def test_the_log_live_region_says_dice_rent_and_game_over(browser: Any, make_ser
         assert page.locator("#a11y-assertive").get_attribute("aria-live") == "assertive"
         page.wait_for_selector("[data-action=roll]", timeout=T)
         wait_until(lambda: "Your turn" in spoken(page, "assertive"))
+        # The turn clock is said at 30 and 10 seconds left, not every second: wind Alice's clock to 10.6 s.
+        page.evaluate(
+            """async () => { const m = await import('/js/store.js');
+                const d = m.state.deadlines.find((x) => x.seat === 0 && x.kind === 'turn');
+                d.endsAt = performance.now() + 10600; m.set({ deadlines: [...m.state.deadlines] }); }"""
+        )
+        wait_until(lambda: "10 seconds left" in spoken(page, "assertive"), timeout=5)
+        assert not any("second" in x and "10 seconds" not in x for x in spoken(page))
+        # prefers-reduced-motion: the token jumps to where the move ends, never square by square.
+        page.emulate_media(reduced_motion="reduce")
+        page.evaluate(
+            """async () => { const m = await import('/js/store.js'); window.__steps = [];
+                m.subscribe(() => { const v = m.state.tokens[0]; if (window.__steps.at(-1) !== v) window.__steps.push(v); }); }"""
+        )
         page.click("[data-action=roll]")
         page.wait_for_selector("[data-action=buy]", timeout=T)
+        wait_until(lambda: page.evaluate("window.__steps.at(-1)") == 3)
+        assert page.evaluate("window.__steps") == [3]
         wait_until(lambda: "Buy Copperpot Diner for 600?" in spoken(page, "assertive"))
         page.click("[data-action=buy]")
         wait_until(lambda: any("owes Alice" in x and "rent for Copperpot Diner" in x for x in spoken(page, "polite")))
