@@ -90,7 +90,8 @@ def test_axe_finds_nothing_serious_on_the_main_screens(browser: Any, make_server
         # 320 px wide (a small phone, or 1280 px at 400 % zoom): the header fits without scrolling sideways.
         page.set_viewport_size({"width": 320, "height": 640})
         page.wait_for_timeout(200)
-        assert page.evaluate("(() => { const h = document.querySelector('header.top'); return h.scrollWidth <= h.clientWidth; })()")
+        header = "(() => { const h = document.querySelector('header.top'); return h.scrollWidth <= h.clientWidth; })()"
+        assert page.evaluate(header)
         assert page.evaluate("document.documentElement.scrollWidth <= 320")
         shot(page, screenshots, "a11y04-game-320")
         page.set_viewport_size(DESKTOP)
@@ -341,7 +342,10 @@ def test_the_log_live_region_says_dice_rent_and_game_over(browser: Any, make_ser
         page.emulate_media(reduced_motion="reduce")
         page.evaluate(
             """async () => { const m = await import('/js/store.js'); window.__steps = [];
-                m.subscribe(() => { const v = m.state.tokens[0]; if (window.__steps.at(-1) !== v) window.__steps.push(v); }); }"""
+                m.subscribe(() => {
+                    const v = m.state.tokens[0];
+                    if (window.__steps.at(-1) !== v) window.__steps.push(v);
+                }); }"""
         )
         page.click("[data-action=roll]")
         page.wait_for_selector("[data-action=buy]", timeout=T)
