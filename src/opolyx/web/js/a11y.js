@@ -138,6 +138,8 @@ function onChange() {
   const key = screenKey();
   if (key !== lastScreen || state.lang !== lastLang) {
     const changed = key !== lastScreen;
+    // Lines already said stay in the language they were said in: a new language starts the regions afresh.
+    if (lastLang !== null && state.lang !== lastLang) for (const el of [polite, assertive]) if (el) el.replaceChildren();
     lastScreen = key;
     lastLang = state.lang;
     if (!document.title.startsWith('●')) document.title = screenTitle();

@@ -87,7 +87,7 @@ export function App() {
   return html`<div class=${`app screen-${s.screen} lang-${s.lang}`}>
     <${Header} s=${s} />
     ${screen}
-    ${s.alert && html`<div class="toast alert" role="alert" data-testid="alert">${alertText(s.alert)}</div>`}
+    ${s.alert && html`<div class="toast alert" aria-hidden="true" data-testid="alert">${alertText(s.alert)}</div>`}
     ${s.toast && html`<div class=${`toast ${s.toast.kind}`} role="status">${s.toast.text}</div>`}
   </div>`;
 }
