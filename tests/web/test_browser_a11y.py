@@ -301,6 +301,7 @@ def test_a_whole_blitz_game_by_keyboard_alone(browser: Any, make_server: Any, sc
         page.keyboard.press("Escape")
         wait_until(lambda: focused(page)["action"] == "resign")
         page.keyboard.press("Enter")
+        wait_until(lambda: focused(page)["action"] == "resign-no")
         page.keyboard.press("Shift+Tab")
         assert focused(page)["action"] == "resign-yes"
         page.keyboard.press("Enter")
