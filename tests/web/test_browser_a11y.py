@@ -289,6 +289,19 @@ def test_a_whole_blitz_game_by_keyboard_alone(browser: Any, make_server: Any, sc
         page.wait_for_timeout(600)
         assert game_state(page)["game"]["players"][0]["cash"] == cash
         shots_at_both_sizes(page, screenshots, "a11y13-pay-step-keyboard")
+        # More time to pay: once per debt, the clock grows by the pay-step time and the button goes.
+        before = page.evaluate(
+            "(async () => (await import('/js/store.js')).state.deadlines.find((d) => d.kind === 'pay').seconds)()"
+        )
+        tab_to(page, "[data-action=more_time]")
+        page.keyboard.press("Enter")
+        wait_until(lambda: page.evaluate(
+            "(async () => (await import('/js/store.js')).state.deadlines.find((d) => d.kind === 'pay').seconds)()"
+        ) == before * 2)
+        assert page.locator("[data-action=more_time]").count() == 0
+        assert any("more time to pay" in x for x in spoken(page, "polite"))
+        focus_kept(page, "More time")
+        tab_to(page, "[data-action=pay]", back=True)
         page.keyboard.press("Enter")  # Enter presses the focused Pay button
         wait_until(lambda: game_state(page)["game"]["players"][0]["cash"] == cash - 500)
         focus_kept(page, "Pay")
