@@ -380,3 +380,38 @@ def test_the_log_live_region_says_dice_rent_and_game_over(browser: Any, make_ser
         assert polite.count("Alice rolls 1 + 2.") == 1
         # The region keeps only the latest lines (older ones are not read again).
         assert page.locator("#a11y-polite p").count() <= 12
+
+
+def test_decline_bid_and_pass_keep_the_focus(browser: Any, make_server: Any) -> None:
+    # Alice declines Copperpot Diner (0 → 3): the auction asks her to bid, then to bid again or pass.
+    server = make_server(first_player=0, dice=[(1, 2)] + [(2, 3), (4, 2)] * 40)
+    with page_for(browser, server.base, viewport=DESKTOP) as page:
+        page.context.add_init_script(LIVE_SPY)
+        sign_in(page, "Alice")
+        create_room(page, "blitz", 2)
+        add_bots(page, 1, "hard")
+        start_game(page)
+        wait_for(page, "[data-action=roll]")
+        tab_to(page, "[data-action=roll]")
+        page.keyboard.press("Enter")
+        wait_for(page, "[data-action=decline]")
+        tab_to(page, "[data-action=decline]")
+        page.keyboard.press("Enter")
+        focus_kept(page, "Decline")
+        wait_for(page, "[data-panel=auction] [data-action=bid]")
+        wait_until(lambda: any(x.startswith("Your bid for Copperpot Diner") for x in spoken(page, "assertive")))
+        tab_to(page, "[data-action=bid]")
+        page.keyboard.press("Enter")
+        focus_kept(page, "Bid")
+        # Whenever the auction comes back to Alice she passes; the auction ends either way.
+        deadline = time.monotonic() + 30
+        while game_state(page)["game"]["auction"] is not None:
+            assert time.monotonic() < deadline, "the auction did not end"
+            if page.locator("[data-panel=auction] [data-action=pass]").count():
+                tab_to(page, "[data-panel=auction] [data-action=pass]")
+                page.keyboard.press("Enter")
+                focus_kept(page, "Pass")
+            page.wait_for_timeout(100)
+        focus_kept(page, "the end of the auction")
+        ends = ("wins", "unsold", "buys")
+        assert any("Copperpot Diner" in x and any(w in x for w in ends) for x in spoken(page, "polite"))
