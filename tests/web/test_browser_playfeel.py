@@ -337,7 +337,7 @@ def test_main_screens_first_visit_invite_link_and_trade_builder(
         assert not console, console
         # Sound is off until the player switches it on.
         prefs = page.evaluate("(async () => (await import('/js/store.js')).state.prefs)()")
-        assert prefs == {"sound": False, "notify": False, "autopay": False}
+        assert prefs == {"sound": False, "notify": False, "autopay": False, "shortcuts": True}
         assert page.locator("[data-action=sound]").get_attribute("aria-pressed") == "false"
         sign_in(page, "Lena")
         shot(page, screenshots, f"p12-lobby-{viewport}")

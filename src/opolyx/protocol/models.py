@@ -151,12 +151,21 @@ class PingFrame(Strict):
     ref: Ref | None = None
 
 
-ClientFrame = Annotated[ActionFrame | ChatFrame | SyncFrame | PingFrame, Field(discriminator="type")]
+class MoreTimeFrame(Strict):
+    """A seated player asks for more time in their own pay step (docs/accessibility.md): SPEC.md sets that
+    clock as a minimum ("at least 75 s"), so the server may lengthen it, once per debt."""
+
+    type: Literal["more_time"]
+    ref: Ref | None = None
+
+
+ClientFrame = Annotated[ActionFrame | ChatFrame | SyncFrame | PingFrame | MoreTimeFrame, Field(discriminator="type")]
 CLIENT_FRAMES: dict[str, type[BaseModel]] = {
     "action": ActionFrame,
     "chat": ChatFrame,
     "sync": SyncFrame,
     "ping": PingFrame,
+    "more_time": MoreTimeFrame,
 }
 
 

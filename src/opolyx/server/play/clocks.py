@@ -60,6 +60,8 @@ class ClockBook:
         self.restored: dict[str, float] = {}
         # Keys whose timeout the engine refused: never fire them again.
         self.dead: set[str] = set()
+        # Pay clocks already lengthened once at their player's request (docs/accessibility.md).
+        self.lengthened: set[str] = set()
 
     def restore(self, stored: JSON) -> None:
         for part in ("running", "paused"):
@@ -96,6 +98,18 @@ class ClockBook:
             else:
                 remaining = total
             self.running[key] = Clock(key, kind, seat, total, now + remaining, action)
+
+    def lengthen_pay(self, seat: int, seconds: float) -> Clock | None:
+        """Adds ``seconds`` (scaled like every clock) to ``seat``'s running pay clock, once per clock;
+        None when that seat has no pay clock running or it was lengthened already."""
+        for clock in self.running.values():
+            if clock.kind == "pay" and clock.seat == seat and clock.key not in self.lengthened:
+                extra = seconds * self.scale
+                clock.deadline += extra
+                clock.total += extra
+                self.lengthened.add(clock.key)
+                return clock
+        return None
 
     def kill(self, key: str) -> None:
         self.dead.add(key)

@@ -264,6 +264,26 @@ class RoomHub:
             await self.apply(mine.seat, action, origin=conn, ref=ref)
 
 
+    async def more_time(self, conn: Peer, ref: Any = None) -> None:
+        """A player asks for more time in their own pay step: its clock grows by the mode's pay-step time,
+        once per debt, and every socket gets the new deadlines (docs/accessibility.md). Raises ActionRefused
+        when the asker has no pay step running or already had their extra time."""
+        async with self.lock:
+            mine = self.room.seat_of(conn.user.id)
+            if mine is None:
+                raise ActionRefused(E.NOT_SEATED, "spectators have no clock to lengthen")
+            if self.game is None or self.room.status != RUNNING or self.game.is_over:
+                raise ActionRefused(E.GAME_NOT_RUNNING, f"the game is not running ({self.room.status})")
+            seconds = float(self.snap["rules"]["pay_step_seconds"]) if self.snap else 0.0
+            if seconds <= 0 or self.clocks.lengthen_pay(mine.seat, seconds) is None:
+                raise ActionRefused(
+                    E.ILLEGAL_ACTION, "no pay step of yours is running, or it was lengthened already",
+                    reason="more_time",
+                )
+            for peer in list(self.conns):
+                peer.send(self.snapshot_for(peer, ref if peer is conn else None))
+            self._arm()
+
     async def take_over(self, seat: SeatRecord, *, origin: Peer | None = None, ref: Any = None) -> None:
         """(Lock held.) A bot of normal strength plays on the seat of a person who resigns; the person
         is freed at once (they may join another game) and watches this one from now on."""

@@ -303,6 +303,8 @@ async def _handle_frame(svc: FrameHandler, hub: RoomHub, conn: Peer, raw: str | 
             if not await svc.limiter.take("chat", user_key, f"addr:{conn.address}"):
                 raise ActionRefused(E.RATE_LIMITED, "too many chat messages; slow down")
             await hub.chat(conn, frame.text)
+        elif kind == "more_time":
+            await hub.more_time(conn, ref)
         elif kind == "sync":
             # A snapshot is thousands of times larger than the request: limited per session too.
             if not await svc.limiter.take("sync", f"user:{conn.user.id}", f"addr:{conn.address}"):

@@ -1,6 +1,7 @@
 // The action bar: exactly the legal actions the server sent for this seat, grouped into panels.
-import { useEffect, useState } from 'preact/hooks';
-import { sendAction } from './controller.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { askMoreTime, sendAction } from './controller.js';
+import { announce } from './a11y.js';
 import { html } from './html.js';
 import { t } from './i18n.js';
 import { boardSquare, money, playerName, seatColor, squareName } from './names.js';
@@ -68,9 +69,11 @@ function CompanyActions({ by, kinds }) {
   for (const kind of kinds) for (const a of by[kind] || []) (rows[a.square] ||= []).push(a);
   const squares = Object.keys(rows).map(Number).sort((x, y) => x - y);
   if (!squares.length) return null;
+  // Each button names its square for a screen reader ("Mortgage Harbor Optics"), since five rows say "Mortgage".
   return html`<ul class="company-actions">${squares.map((i) => html`<li>
-    <span class="sq-label" onClick=${() => setUi({ square: i })}>${squareName(i)}</span>
+    <button class="sq-label link" data-action="square-card" data-square=${i} onClick=${() => setUi({ square: i })}>${squareName(i)}</button>
     <span class="buttons">${rows[i].map((a) => html`<button class="small" data-action=${a.type} data-square=${i}
+      aria-label=${t('a11y.on_square', { action: actionLabel(a), square: squareName(i) })}
       onClick=${act(a)}>${actionLabel(a)}</button>`)}</span></li>`)}</ul>`;
 }
 
@@ -85,19 +88,30 @@ export function actionLabel(a) {
   return t(`action.${a.type}`);
 }
 
-/** Enter or P pays, one key for the step that comes back most often (not while typing in a field). */
+/** P pays, one key for the step that comes back most often (not while typing in a field, and never when
+ * the player switched single-key shortcuts off: WCAG 2.1.4). Enter presses only the focused control; the
+ * Pay button takes the focus when the pay step opens, so Enter pays from there. */
 function usePayKey(pay) {
   useEffect(() => {
-    if (!pay) return undefined;
+    if (!pay || state.prefs.shortcuts === false) return undefined;
     const onKey = (e) => {
       const tag = (e.target && e.target.tagName) || '';
       if (e.repeat || e.altKey || e.ctrlKey || e.metaKey || ['INPUT', 'TEXTAREA', 'SELECT'].includes(tag)) return;
-      if (tag === 'BUTTON' && e.key === 'Enter') return;
-      if (e.key === 'Enter' || e.key === 'p' || e.key === 'P') { e.preventDefault(); sendAction(stripTemplate(pay)); }
+      if (e.target && e.target.isContentEditable) return;
+      if (e.key === 'p' || e.key === 'P') { e.preventDefault(); sendAction(stripTemplate(pay)); }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [pay]);
+  }, [pay, state.prefs.shortcuts]);
+}
+
+/** The Pay button takes the focus when it appears, unless the player is busy elsewhere (typing, a dialog). */
+function useFocusOnMount(ref) {
+  useEffect(() => {
+    const a = document.activeElement;
+    const free = !a || a === document.body || a.closest('[data-focus-home=actions]') || a.matches('main h1, main h2');
+    if (ref.current && free && !document.querySelector('[role=dialog]')) ref.current.focus();
+  }, []);
 }
 
 export function AutopayToggle() {
@@ -113,6 +127,7 @@ function PayPanel({ game, by, me }) {
   const to = d.creditors.map((c) => `${playerName(c.seat)} ${money(c.amount)}`).join(', ');
   const creditor = d.creditors.length === 1 ? playerName(d.creditors[0].seat) : to;
   usePayKey(mine && by.pay ? by.pay[0] : null);
+  const payRef = useRef(null);
   return html`<section class="panel pay" data-panel="pay">
     <div class="panel-title">${t(mine ? 'pay.you_owe' : 'pay.owes', { player: playerName(d.debtor), amount: money(d.amount) })}</div>
     <div class="kv">
@@ -123,15 +138,31 @@ function PayPanel({ game, by, me }) {
     </div>
     ${mine && cash < d.amount && html`<div class="hint">${t('pay.short', { amount: money(d.amount - cash) })}</div>`}
     ${mine && html`<${CompanyActions} by=${by} kinds=${['sell', 'mortgage']} />`}
-    ${mine && by.pay && html`<button class="primary big pay-now" data-action="pay" autofocus onClick=${act(by.pay[0])}>
-      ${t('action.pay_to', { amount: money(d.amount), to: creditor })}<kbd>${t('pay.key_hint')}</kbd></button>`}
+    ${mine && by.pay && html`<${PayButton} pay=${by.pay[0]} text=${t('action.pay_to', { amount: money(d.amount), to: creditor })} />`}
+    ${mine && html`<${MoreTime} debt=${d} clock=${clock} />`}
     ${mine && html`<${AutopayToggle} />`}
     ${mine && html`<div class="buttons">
       ${by.propose_trade && html`<button data-action="trade" onClick=${() => setUi({ trade: { to: null } })}>${t('action.trade')}</button>`}
-      ${by.declare_bankruptcy && html`<${ConfirmButton} cls="danger" label=${t('action.declare_bankruptcy')}
+      ${by.declare_bankruptcy && html`<${ConfirmButton} cls="danger" action="bankruptcy" label=${t('action.declare_bankruptcy')}
         confirm=${t('pay.bankruptcy_confirm')} onClick=${act(by.declare_bankruptcy[0])} />`}
     </div>`}
   </section>`;
+}
+
+function PayButton({ pay, text }) {
+  const ref = useRef(null);
+  useFocusOnMount(ref);
+  const keys = state.prefs.shortcuts !== false;
+  return html`<button class="primary big pay-now" data-action="pay" ref=${ref} aria-keyshortcuts=${keys ? 'P' : null}
+    onClick=${act(pay)}>${text}${keys && html`<kbd aria-hidden="true">${t('pay.key_hint')}</kbd>`}</button>`;
+}
+
+/** Asking for more time in the pay step (docs/accessibility.md): the one clock SPEC.md sets as a minimum
+ * ("at least 75 s"), so the server may lengthen it once per debt for a player who asks. */
+function MoreTime({ debt, clock }) {
+  if (!clock || state.ui.moreTime === debt.id) return null;
+  return html`<button class="small ghost" data-action="more_time" onClick=${() => { setUi({ moreTime: debt.id }); askMoreTime(); announce(t('a11y.more_time_given', { player: playerName(debt.debtor) })); }}>
+    ${t('a11y.more_time')}</button>`;
 }
 
 function JackpotPanel({ by }) {
@@ -210,8 +241,9 @@ export function ActionBar() {
   const actor = (game.pending || []).find((p) => p.decision !== 'trade');
   const panels = [];
   if (game.over) {
-    return html`<div class="action-bar" data-testid="action-bar"><div class="turn-line">${t('over.title')}
-      <button class="primary" data-action="results" onClick=${() => setUi({ hideOver: false })}>${t('over.results')}</button></div></div>`;
+    return html`<section class="action-bar" data-testid="action-bar" data-focus-home="actions" aria-labelledby="actions-heading">
+      <h2 id="actions-heading" class="sr-only">${t('a11y.actions')}</h2><div class="turn-line">${t('over.title')}
+      <button class="primary" data-action="results" onClick=${() => setUi({ hideOver: false })}>${t('over.results')}</button></div></section>`;
   }
   if (game.phase === 'buy' && game.offer !== null) panels.push(html`<${OfferPanel} game=${game} by=${by} />`);
   if (game.auction) panels.push(html`<${AuctionPanel} game=${game} by=${by} />`);
@@ -221,7 +253,9 @@ export function ActionBar() {
   if (by.teleport) panels.push(html`<${TeleportPanel} by=${by} />`);
   if (by.pay_bail || by.jail_roll) panels.push(html`<${JailPanel} by=${by} player=${player} />`);
   const myTurnClock = actor && actor.seat === me ? deadlineFor('turn', me) : null;
-  return html`<div class=${`action-bar ${state.stale ? 'stale' : ''}`} data-testid="action-bar" data-stale=${state.stale}>
+  return html`<section class=${`action-bar ${state.stale ? 'stale' : ''}`} data-testid="action-bar" data-stale=${state.stale}
+      data-focus-home="actions" aria-labelledby="actions-heading">
+    <h2 id="actions-heading" class="sr-only">${t('a11y.actions')}</h2>
     ${state.stale && html`<div class="paused" role="status" data-testid="paused">${t('conn.paused')}</div>`}
     <fieldset class="acting" disabled=${state.stale}>
     <div class="turn-line">
@@ -237,9 +271,9 @@ export function ActionBar() {
       ${by.propose_trade && !game.debt && html`<button data-action="trade" onClick=${() => setUi({ trade: { to: null } })}>${t('action.trade')}</button>`}
       ${!game.debt && html`<${ManageToggle} by=${by} />`}
       ${by.resign && html`<${ConfirmButton} cls="ghost small resign" label=${t('action.resign')} confirm=${t('action.resign_confirm')}
-        onClick=${act(by.resign[0])} />`}
+        action="resign" onClick=${act(by.resign[0])} />`}
     </div>
     ${!game.debt && state.ui.manage && html`<div class="manage-list"><${CompanyActions} by=${by} kinds=${MANAGE_KINDS} /></div>`}
     </fieldset>
-  </div>`;
+  </section>`;
 }

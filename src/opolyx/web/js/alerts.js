@@ -4,6 +4,7 @@ import { t } from './i18n.js';
 import { money, playerName, squareName } from './names.js';
 import { play } from './sounds.js';
 import { set, state } from './store.js';
+import { screenTitle } from './a11y.js';
 
 const seen = new Set();
 const BASE_TITLE = 'opolyx';
@@ -44,7 +45,7 @@ function notify(text) {
 export function checkAlerts() {
   const waiting = mine(state.game);
   const main = waiting.find((w) => !w.trade) || waiting[0];
-  const title = main ? `● ${main.text} · ${BASE_TITLE}` : BASE_TITLE;
+  const title = main ? `● ${main.text} · ${BASE_TITLE}` : screenTitle();
   if (document.title !== title) document.title = title;
   // A toast whose decision is gone (taken, timed out, game over) goes with it.
   if (state.alert && !waiting.some((w) => w.key === state.alert.id)) set({ alert: null });
@@ -67,7 +68,7 @@ export function alertText(alert) {
 
 /** Leaving a game: the title goes back to normal. */
 export function clearAlerts() {
-  document.title = BASE_TITLE;
+  document.title = screenTitle();
   set({ alert: null });
 }
 

@@ -42,8 +42,25 @@ export function walk(from, steps, n = 40) {
   return out;
 }
 
+/** prefers-reduced-motion: tokens jump to where a move ends instead of walking square by square. */
+function reduced() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
 export function feedAnimation(game, events) {
   if (!game) return;
+  if (reduced()) {
+    const tokens = { ...state.tokens };
+    for (const ev of events) {
+      if (ev.type === 'moved' || ev.type === 'teleported') tokens[ev.seat] = ev.to;
+      else if (ev.type === 'jailed') tokens[ev.seat] = 10;
+    }
+    if (!events.length) for (const p of game.players || []) tokens[p.seat] = p.position;
+    for (const p of game.players || []) if (tokens[p.seat] === undefined) tokens[p.seat] = p.position;
+    for (const k of Object.keys(queues)) delete queues[k];
+    set({ tokens });
+    return;
+  }
   const n = (game.squares || []).length || 40;
   const tokens = { ...state.tokens };
   let changed = false;

@@ -15,6 +15,7 @@ import { alertText, askNotify } from './alerts.js';
 import { setPref } from './prefs.js';
 import { play } from './sounds.js';
 import { useStore } from './store.js';
+import { startA11y } from './a11y.js';
 
 /** A speaker, with waves when sound is on and a cross when muted (drawn, so every system shows it). */
 function SpeakerIcon({ on }) {
@@ -44,6 +45,7 @@ function Settings({ s }) {
         <label class="check"><input type="checkbox" name="sound" checked=${s.prefs.sound} onChange=${toggleSound} /> ${t('settings.sound_on')}</label>
         <label class="check"><input type="checkbox" name="notify" checked=${s.prefs.notify} onChange=${toggleNotify} /> ${t('settings.notify')}</label>
         <label class="check"><input type="checkbox" name="autopay" checked=${s.prefs.autopay} onChange=${(e) => setPref('autopay', e.target.checked)} /> ${t('settings.autopay')}</label>
+        <label class="check"><input type="checkbox" name="shortcuts" checked=${s.prefs.shortcuts !== false} onChange=${(e) => setPref('shortcuts', e.target.checked)} /> ${t('a11y.shortcuts')}</label>
       </div>
     </details>`;
 }
@@ -74,6 +76,7 @@ const ACCOUNT_SCREENS = {
 
 export function App() {
   const s = useStore();
+  startA11y();
   let screen = null;
   if (s.screen === 'start') screen = html`<${StartScreen} />`;
   else if (s.screen === 'lobby') screen = html`<${LobbyScreen} />`;
@@ -84,7 +87,7 @@ export function App() {
   return html`<div class=${`app screen-${s.screen} lang-${s.lang}`}>
     <${Header} s=${s} />
     ${screen}
-    ${s.alert && html`<div class="toast alert" role="alert" data-testid="alert">${alertText(s.alert)}</div>`}
+    ${s.alert && html`<div class="toast alert" aria-hidden="true" data-testid="alert">${alertText(s.alert)}</div>`}
     ${s.toast && html`<div class=${`toast ${s.toast.kind}`} role="status">${s.toast.text}</div>`}
   </div>`;
 }

@@ -4,6 +4,18 @@ import { t } from './i18n.js';
 import { GROUP_COLORS, money, playerName, seatColor, squareName, squareSubname } from './names.js';
 import { setUi, state } from './store.js';
 import { Countdown, Dice } from './widgets.js';
+import { boardFocus, onSquareFocus, onSquareKey, squareLabel } from './board_list.js';
+
+// A second cue for the owner besides colour: each seat's outline has its own dash pattern.
+const OWNER_DASH = ['', '9 4', '2 4', '12 3 2 3', '5 5', '1 6'];
+
+/** The square's focusable face, laid over its drawing: a button named with everything the drawing shows
+ * (the drawing itself is hidden from screen readers), one tab stop for the board, arrows between squares. */
+function Hit({ i, g, onClick }) {
+  return html`<rect class="hit" x=${g.x} y=${g.y} width=${g.w} height=${g.h} fill="transparent" role="button"
+    tabindex=${boardFocus() === i ? 0 : -1} aria-label=${squareLabel(i)}
+    onKeyDown=${(e) => onSquareKey(e, i, onClick)} onFocus=${() => onSquareFocus(i)} />`;
+}
 
 const U = 80;            // a normal square's short side
 const C = 2 * U;         // corner side
@@ -164,12 +176,12 @@ function cardHolders(i) {
   return players.filter((p) => p.cards && p.cards[String(i)]).map((p) => ({ seat: p.seat, rarity: p.cards[String(i)] }));
 }
 
-function Cell({ i, sq, view, me, picking, highlight }) {
+function Cell({ i, sq, view, me, picking, highlight, labels }) {
   const g = geometry(i);
   const onClick = () => setUi({ square: i });
   if (g.side === 'corner') {
     return html`<g class=${`cell ${picking ? 'pickable' : ''} ${highlight ? 'hl' : ''}`} data-square=${i} onClick=${onClick}>
-      <${Corner} i=${i} g=${g} sq=${sq} /></g>`;
+      <g aria-hidden="true"><${Corner} i=${i} g=${g} sq=${sq} /></g><${Hit} i=${i} g=${g} onClick=${onClick} /></g>`;
   }
   const isStreet = sq.kind === 'street';
   const band = isStreet ? bandRect(g) : null;
@@ -189,7 +201,7 @@ function Cell({ i, sq, view, me, picking, highlight }) {
   const glyphY = sq.kind === 'utility' ? box.y + box.h - (horizontal ? 12 : 34) : box.y + box.h / 2 + (horizontal ? 12 : 14);
   const glyphSize = sq.kind === 'utility' ? 22 : horizontal ? 30 : 34;
   return html`<g class=${`cell kind-${sq.kind} ${picking ? 'pickable' : ''} ${highlight ? 'hl' : ''} ${mine ? 'mine' : ''}`}
-      data-square=${i} onClick=${onClick}>
+      data-square=${i} onClick=${onClick}><g aria-hidden="true">
     <rect class="sq-bg" x=${g.x} y=${g.y} width=${g.w} height=${g.h}
       style=${oRect ? `fill: color-mix(in srgb, ${seatColor(owner)} 30%, #fbf8ef)` : ''} />
     <title>${hoverText(i, sq, view)}</title>
@@ -199,7 +211,10 @@ function Cell({ i, sq, view, me, picking, highlight }) {
     <${Lines} lines=${lines} x=${cx} y=${top} size=${size} cls="sq-name" />
     ${sub && html`<text class="sq-sub" x=${cx} y=${top + lines.length * size * 1.12 + 2} font-size="12" text-anchor="middle">${sub}</text>`}
     ${priceText && html`<text class="sq-price" x=${cx} y=${box.y + box.h - (horizontal ? 8 : 14)} font-size="13" text-anchor="middle">${priceText}</text>`}
-    ${oRect && html`<rect class="owner" x=${oRect.x} y=${oRect.y} width=${oRect.w} height=${oRect.h} fill=${seatColor(owner)} />`}
+    ${oRect && html`<rect class="owner" x=${oRect.x} y=${oRect.y} width=${oRect.w} height=${oRect.h} fill=${seatColor(owner)} />
+      <rect class="owner-line" x=${g.x + 3} y=${g.y + 3} width=${g.w - 6} height=${g.h - 6} stroke=${seatColor(owner)}
+        stroke-dasharray=${OWNER_DASH[owner % OWNER_DASH.length]} />
+      <${OwnerMark} g=${g} rect=${oRect} label=${labels[owner] || ''} />`}
     ${view && view.rent && !view.mortgaged && html`<${RentTag} g=${g} rect=${oRect} rent=${view.rent} />`}
     ${view && view.mortgaged && html`<g class="mortgaged">
       <rect x=${g.x} y=${g.y} width=${g.w} height=${g.h} fill="url(#hatch)" />
@@ -209,7 +224,16 @@ function Cell({ i, sq, view, me, picking, highlight }) {
     ${view && view.murabaha && html`<text class="murabaha-mark" x=${g.x + 6} y=${g.y + g.h - 12} font-size="12">◷</text>`}
     ${cardHolders(i).map((c, k) => html`<text class=${`card-mark rarity-${c.rarity}`} data-card-seat=${c.seat}
       x=${g.x + g.w - 14 - k * 12} y=${g.y + g.h - 10} font-size="13" fill=${seatColor(c.seat)}>★<title>${t('game.card_mark', { player: playerName(c.seat), rarity: t(`rarity.${c.rarity}`) })}</title></text>`)}
-  </g>`;
+  </g><${Hit} i=${i} g=${g} onClick=${onClick} /></g>`;
+}
+
+/** The owner's initials at the end of the owner's stripe: ownership told without colour. */
+function OwnerMark({ g, rect, label }) {
+  const vertical = g.side === 'left' || g.side === 'right';
+  const x = vertical ? rect.x + rect.w / 2 : rect.x + 3;
+  const y = vertical ? (g.side === 'left' ? rect.y + rect.h - 4 : rect.y + 13) : rect.y + rect.h / 2 + 4;
+  return html`<text class="owner-mark" x=${x} y=${y} font-size="10.5" fill="var(--seat-ink)"
+    text-anchor=${vertical ? 'middle' : 'start'}>${label}</text>`;
 }
 
 /** The square's current rent, written in the owner's stripe (the server adds it to owned squares). */
@@ -337,9 +361,10 @@ export function Board() {
   if (game.auction) hl.add(game.auction.square);
   if (game.debt && game.debt.square !== null && game.debt.square !== undefined) hl.add(game.debt.square);
   if (state.ui.square !== undefined && state.ui.square !== null) hl.add(state.ui.square);
+  const labels = tokenLabels(game.players);
   return html`<div class="board-wrap">
-    <svg class="board" viewBox=${`-4 -4 ${SIZE + 8} ${SIZE + 8}`} role="img" aria-label=${t('game.board')}
-        preserveAspectRatio="xMidYMid meet">
+    <svg class="board" viewBox=${`-4 -4 ${SIZE + 8} ${SIZE + 8}`} role="group" aria-label=${t('game.board')}
+        aria-describedby="board-keys" preserveAspectRatio="xMidYMid meet">
       <defs>
         <pattern id="hatch" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
           <rect width="12" height="12" fill="rgba(90,90,90,0.25)" /><line x1="0" y1="0" x2="0" y2="12" stroke="rgba(60,60,60,0.45)" stroke-width="5" />
@@ -348,9 +373,9 @@ export function Board() {
       <rect class="board-bg" x="0" y="0" width=${SIZE} height=${SIZE} />
       <rect class="board-center" x=${C} y=${C} width=${SIZE - 2 * C} height=${SIZE - 2 * C} />
       ${board.squares.map((sq) => html`<${Cell} key=${sq.index} i=${sq.index} sq=${sq} view=${game.squares[sq.index]}
-        me=${me} picking=${picking} highlight=${hl.has(sq.index)} />`)}
-      <${Center} game=${game} />
-      <${Tokens} game=${game} />
+        me=${me} picking=${picking} highlight=${hl.has(sq.index)} labels=${labels} />`)}
+      <g aria-hidden="true"><${Center} game=${game} /><${Tokens} game=${game} /></g>
     </svg>
+    <p id="board-keys" class="sr-only">${t('a11y.board_keys')}</p>
   </div>`;
 }

@@ -242,6 +242,11 @@ export function sendAction(action) {
   socket.send({ type: 'action', action });
 }
 
+/** More time for this player's pay step (the server lengthens that clock once per debt; docs/accessibility.md). */
+export function askMoreTime() {
+  if (socket && !state.stale) socket.send({ type: 'more_time' });
+}
+
 export function sendChat(text) {
   if (socket && text.trim()) socket.send({ type: 'chat', text: text.trim() });
 }

@@ -53,6 +53,24 @@ export function Placements({ result, me }) {
     <span class="worth">${t('over.net_worth')} ${money(p.net_worth)}</span></li>`)}</ol>`;
 }
 
+/** Each seat's own marker shape (circle, square, triangle, diamond, cross, star): the lines are told
+ * apart without colour, and the legend shows the same shapes. */
+const MARKERS = [
+  'M0,-5a5,5 0 1,0 0.01,0z', 'M-4.5,-4.5h9v9h-9z', 'M0,-5.5L5,4.5H-5z', 'M0,-6L6,0L0,6L-6,0z',
+  'M-5,-2h3v-3h4v3h3v4h-3v3h-4v-3h-3z', 'M0,-6L1.8,-1.8L6,-1.8L2.6,1L3.8,5.5L0,2.8L-3.8,5.5L-2.6,1L-6,-1.8L-1.8,-1.8z',
+];
+
+export function Marker({ seat, x, y }) {
+  return html`<path class="marker" d=${MARKERS[seat % MARKERS.length]} transform=${`translate(${x.toFixed(1)} ${y.toFixed(1)})`}
+    fill=${seatColor(seat)} />`;
+}
+
+/** The chart in words: where every seat ended (the figure a screen reader reads instead of the lines). */
+function chartSummary(summary) {
+  const ends = summary.net_worth.map((series, seat) => `${playerName(seat)} ${money(series[series.length - 1])}`);
+  return `${t('over.chart')}: ${ends.join(', ')}`;
+}
+
 /** Net worth of every seat, one line each, over the game's rounds. */
 export function NetWorthChart({ summary }) {
   const W = 520;
@@ -68,9 +86,10 @@ export function NetWorthChart({ summary }) {
   const x = (k) => pad.l + (n > 1 ? (k * (W - pad.l - pad.r)) / (n - 1) : 0);
   const y = (v) => H - pad.b - ((v - lo) * (H - pad.t - pad.b)) / (hi - lo);
   const last = summary.rounds[n - 1];
+  const every = Math.max(1, Math.ceil(n / 12));
   return html`<figure class="chart" data-testid="chart">
     <figcaption>${t('over.chart')}</figcaption>
-    <svg viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${t('over.chart')}>
+    <svg viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${chartSummary(summary)}>
       <line class="axis" x1=${pad.l} y1=${H - pad.b} x2=${W - pad.r} y2=${H - pad.b} />
       <text class="tick" x=${pad.l} y=${H - 6} font-size="12">${t('over.round')} ${summary.rounds[0]}</text>
       <text class="tick" x=${W - pad.r} y=${H - 6} font-size="12" text-anchor="end">${last}</text>
@@ -78,8 +97,11 @@ export function NetWorthChart({ summary }) {
       ${summary.net_worth.map((series, seat) => html`<polyline class="series" data-seat=${seat} fill="none" stroke=${seatColor(seat)}
         stroke-width="3" stroke-linejoin="round" points=${series.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}>
         <title>${playerName(seat)}</title></polyline>`)}
+      ${summary.net_worth.map((series, seat) => series.map((v, k) => ((k % every === 0 || k === n - 1)
+        ? html`<${Marker} seat=${seat} x=${x(k)} y=${y(v)} />` : null)))}
     </svg>
-    <div class="legend">${summary.net_worth.map((_, seat) => html`<span class="chip"><i class="dot" style=${`background:${seatColor(seat)}`}></i>${playerName(seat)}</span>`)}</div>
+    <div class="legend">${summary.net_worth.map((_, seat) => html`<span class="chip"><svg width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true">
+      <${Marker} seat=${seat} x=${0} y=${0} /></svg>${playerName(seat)}</span>`)}</div>
   </figure>`;
 }
 

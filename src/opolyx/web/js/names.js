@@ -2,14 +2,29 @@
 import { currentLanguage, formatAmount, t } from './i18n.js';
 import { state } from './store.js';
 
-export const SEAT_COLORS = ['#e4572e', '#2a9d8f', '#3a5ad9', '#f2a541', '#9b5de5', '#d81b60'];
+// Seat colours carry white initials at 4.5:1 or more (the same values as --seat-N in styles.css; the
+// palette test checks both). Ownership is never told by colour alone: squares also show the owner's initials.
+export const SEAT_COLORS = ['#c2410c', '#0f766e', '#3a5ad9', '#b45309', '#7c3aed', '#be185d'];
 export const GROUP_COLORS = {
-  brown: '#8d5524', light_blue: '#7fd1f0', pink: '#d6409f', orange: '#f7941d',
+  brown: '#8d5524', light_blue: '#7fd1f0', pink: '#be3a8f', orange: '#f7941d',
   red: '#e2231a', yellow: '#f5d90a', green: '#1faa59', dark_blue: '#1d4ed8',
 };
 export const MODES = ['classic', 'blitz', 'speed', 'team', 'halal', 'fortuna'];
 
 export const money = (n) => formatAmount(n);
+
+function luminance(hex) {
+  const h = hex.replace('#', '');
+  const c = [0, 2, 4].map((k) => parseInt(h.slice(k, k + 2), 16) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+
+/** The text colour (white or the ink) that reads best on `hex`, e.g. a group's label on its colour. */
+export function inkOn(hex) {
+  const l = luminance(hex);
+  return (1.05 / (l + 0.05)) >= ((l + 0.05) / (luminance('#1c2430') + 0.05)) ? '#ffffff' : '#1c2430';
+}
 
 export function seatColor(seat) {
   return SEAT_COLORS[seat % SEAT_COLORS.length];

@@ -4,7 +4,7 @@ import { keptCommitment } from './fair.js';
 import { sendAction } from './controller.js';
 import { html } from './html.js';
 import { t } from './i18n.js';
-import { GROUP_COLORS, boardSquare, displayName, money, playerName, seatColor, squareName, squareSubname } from './names.js';
+import { GROUP_COLORS, boardSquare, inkOn, displayName, money, playerName, seatColor, squareName, squareSubname } from './names.js';
 import { setUi, state } from './store.js';
 import { Modal } from './widgets.js';
 import { floatsOf } from './feel.js';
@@ -104,7 +104,7 @@ export function SquareDetail() {
   const sub = squareSubname(i);
   return html`<${Modal} title=${squareName(i)} onClose=${close} cls="square-modal">
     ${sub && html`<div class="muted">${sub}</div>`}
-    ${sq.group && html`<div class="group-band" style=${`background:${GROUP_COLORS[sq.group]}`}>${t(`group.${sq.group}`)}</div>`}
+    ${sq.group && html`<div class="group-band" style=${`background:${GROUP_COLORS[sq.group]};color:${inkOn(GROUP_COLORS[sq.group])}`}>${t(`group.${sq.group}`)}</div>`}
     <div class="kv">
       ${sq.price ? html`<span>${t('square.price')}</span><b>${money(sq.price)}</b>` : null}
       ${sq.tax ? html`<span>${t('square.tax')}</span><b>${money(sq.tax)}</b>` : null}

@@ -4,7 +4,8 @@
 import { set, state } from './store.js';
 
 const KEY = 'opolyx.prefs';
-export const DEFAULTS = { sound: false, notify: false, autopay: false };
+// shortcuts: the single-key P that pays (on by default; WCAG 2.1.4 asks that it can be turned off).
+export const DEFAULTS = { sound: false, notify: false, autopay: false, shortcuts: true };
 
 export function loadPrefs() {
   let saved = {};

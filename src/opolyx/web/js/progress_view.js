@@ -45,6 +45,6 @@ export function Avatar({ name, big = false }) {
 
 export function XpBar({ xp, from, to }) {
   const pct = to ? Math.max(0, Math.min(100, Math.round(((xp - from) * 100) / (to - from)))) : 100;
-  return html`<div class="xp-bar" role="progressbar" aria-valuenow=${pct} aria-valuemin="0" aria-valuemax="100">
+  return html`<div class="xp-bar" role="progressbar" aria-label=${t('a11y.xp_bar')} aria-valuenow=${pct} aria-valuemin="0" aria-valuemax="100">
     <span style=${`width:${pct}%`}></span></div>`;
 }

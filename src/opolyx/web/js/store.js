@@ -23,7 +23,7 @@ export const state = {
   conn: 'offline',     // offline | connecting | online
   toast: null,
   stale: true,         // the socket dropped: what is shown may be old, acting waits for a new snapshot
-  prefs: { sound: false, notify: false, autopay: false },   // prefs.js: remembered in this browser
+  prefs: { sound: false, notify: false, autopay: false, shortcuts: true },   // prefs.js: remembered in this browser
   alert: null,         // {id, text}: a decision that just became this player's
   floats: [],          // cash changes floating over the panels: [{id, seat, delta, at}]
   ui: {},              // transient UI bits: tab, trade builder, picked square, ...

@@ -1,5 +1,6 @@
 // Small shared pieces: dice, countdowns, confirm buttons, modals.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useDialogFocus } from './a11y.js';
 import { html } from './html.js';
 import { t } from './i18n.js';
 
@@ -67,18 +68,37 @@ export function Countdown({ deadline, svg, x, y }) {
     <span class="bar" style=${`width:${Math.round(frac * 100)}%`}></span><span class="num">${text}</span></span>`;
 }
 
-export function ConfirmButton({ label, confirm, onClick, cls = '' }) {
+let confirmIds = 0;
+
+/** A button that asks first: the question is a labelled group read out as it appears, focus moves to
+ * "No" (the safe answer), Escape or "No" puts the focus back on the button. */
+export function ConfirmButton({ label, confirm, onClick, cls = '', action = null }) {
   const [asking, setAsking] = useState(false);
-  if (!asking) return html`<button class=${cls} onClick=${() => setAsking(true)}>${label}</button>`;
-  return html`<span class="confirm"><span>${confirm}</span>
-    <button class="danger" onClick=${() => { setAsking(false); onClick(); }}>${t('common.yes')}</button>
-    <button class="ghost" onClick=${() => setAsking(false)}>${t('common.no')}</button></span>`;
+  const [id] = useState(() => `confirm-${++confirmIds}`);
+  const noRef = useRef(null);
+  const askRef = useRef(null);
+  const back = useRef(false);
+  useEffect(() => {
+    if (asking && noRef.current) noRef.current.focus();
+    else if (!asking && back.current && askRef.current) { back.current = false; askRef.current.focus(); }
+  }, [asking]);
+  const cancel = () => { back.current = true; setAsking(false); };
+  if (!asking) return html`<button class=${cls} data-action=${action} ref=${askRef} onClick=${() => setAsking(true)}>${label}</button>`;
+  return html`<span class="confirm" role="alertdialog" aria-labelledby=${id}
+      onKeyDown=${(e) => { if (e.key === 'Escape') { e.preventDefault(); cancel(); } }}><span id=${id}>${confirm}</span>
+    <button class="danger" data-action=${action ? `${action}-yes` : null} onClick=${() => { setAsking(false); onClick(); }}>${t('common.yes')}</button>
+    <button class="ghost" ref=${noRef} data-action=${action ? `${action}-no` : null} onClick=${cancel}>${t('common.no')}</button></span>`;
 }
 
+let modalIds = 0;
+
 export function Modal({ title, onClose, children, cls = '' }) {
+  const ref = useRef(null);
+  const [id] = useState(() => `modal-${++modalIds}`);
+  useDialogFocus(ref, onClose);
   return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget) onClose(); }}>
-    <div class=${`modal ${cls}`} role="dialog" aria-label=${title}>
-      <header><h2>${title}</h2><button class="ghost close" aria-label=${t('common.close')} onClick=${onClose}>✕</button></header>
+    <div class=${`modal ${cls}`} role="dialog" aria-modal="true" aria-labelledby=${id} tabindex="-1" ref=${ref}>
+      <header><h2 id=${id}>${title}</h2><button class="ghost close" aria-label=${t('common.close')} onClick=${onClose}>✕</button></header>
       <div class="modal-body">${children}</div>
     </div></div>`;
 }

@@ -33,6 +33,22 @@ function toggleZoom() {
   }));
 }
 
+/** Arrow keys, Home and End move between the tabs that are shown (the Players tab is hidden on a desktop,
+ * where the panels are always there) and select the one they land on. */
+function onTabKey(e) {
+  const shown = [...document.querySelectorAll('[role=tab]')].filter((b) => b.getClientRects().length > 0);
+  const at = shown.indexOf(e.currentTarget);
+  let next = null;
+  if (e.key === 'ArrowRight') next = shown[(at + 1) % shown.length];
+  else if (e.key === 'ArrowLeft') next = shown[(at - 1 + shown.length) % shown.length];
+  else if (e.key === 'Home') next = shown[0];
+  else if (e.key === 'End') next = shown[shown.length - 1];
+  if (!next) return;
+  e.preventDefault();
+  setUi({ tab: next.dataset.tab });
+  next.focus();
+}
+
 export function GameScreen() {
   const game = state.game;
   const tab = state.ui.tab || 'log';
@@ -40,19 +56,30 @@ export function GameScreen() {
   const incoming = game ? game.trades.filter((x) => x.to === me).length : 0;
   const zoomed = !!state.ui.zoom;
   return html`<main class="game-screen">
+    <h1 class="sr-only">${game ? t('a11y.game_heading', { mode: t(`mode.${game.mode}.name`), round: game.round }) : t('a11y.title.game')}</h1>
     <${MoneyStrip} />
-    <div class=${`game-board ${zoomed ? 'zoomed' : ''}`} ref=${boardRef}>
+    <section class=${`game-board ${zoomed ? 'zoomed' : ''}`} ref=${boardRef} aria-labelledby="board-heading">
+      <h2 id="board-heading" class="sr-only">${t('game.board')}</h2>
       <${Board} />
       <button class="zoom-toggle" data-action="zoom" aria-pressed=${zoomed} onClick=${toggleZoom}>${zoomed ? t('board.zoom_out') : t('board.zoom')}</button>
-    </div>
+    </section>
     <div class="game-side">
       <${ActionBar} />
+<<<<<<< HEAD
       <div class="side-players"><${PlayerPanels} /></div>
       ${state.room && html`<${HouseChanges} changes=${state.room.house_changes} compact=${true} />`}
       <nav class="tabs" role="tablist">${TABS.map((k) => html`<button role="tab" class=${`tab tab-${k} ${k === tab ? 'on' : ''}`}
         data-tab=${k} onClick=${() => setUi({ tab: k })}>${t(`tab.${k}`)}${k === 'trades' && incoming ? html` <span class="pill">${incoming}</span>` : ''}
         ${k === 'trades' && game && game.trades.length && !incoming ? html` <span class="pill muted">${game.trades.length}</span>` : ''}</button>`)}</nav>
       <div class="tab-body">
+=======
+      <section class="side-players" aria-labelledby="players-heading"><h2 id="players-heading" class="sr-only">${t('tab.players')}</h2><${PlayerPanels} /></section>
+      <div class="tabs" role="tablist" aria-label=${t('a11y.tabs')}>${TABS.map((k) => html`<button role="tab" class=${`tab tab-${k} ${k === tab ? 'on' : ''}`}
+        id=${`tab-${k}`} aria-selected=${k === tab ? 'true' : 'false'} aria-controls="tab-panel" tabindex=${k === tab ? 0 : -1}
+        data-tab=${k} onClick=${() => setUi({ tab: k })} onKeyDown=${onTabKey}>${t(`tab.${k}`)}${k === 'trades' && incoming ? html` <span class="pill">${incoming}</span>` : ''}
+        ${k === 'trades' && game && game.trades.length && !incoming ? html` <span class="pill muted">${game.trades.length}</span>` : ''}</button>`)}</div>
+      <div class="tab-body" role="tabpanel" id="tab-panel" aria-labelledby=${`tab-${tab}`}>
+>>>>>>> a11y45
         ${tab === 'log' && html`<${GameLog} />`}
         ${tab === 'trades' && html`<${TradeList} />`}
         ${tab === 'chat' && html`<${Chat} />`}

@@ -45,7 +45,7 @@ function CreateRoom() {
   const n = choices.includes(seats) ? seats : choices.includes(4) ? 4 : choices[0];
   return html`<section class="card create-room" data-testid="create-room">
     <h2>${t('lobby.create')}</h2>
-    <div class="mode-picker" role="radiogroup">${MODES.map((m) => html`<label class=${`mode-option ${m === mode ? 'on' : ''}`}>
+    <div class="mode-picker" role="radiogroup" aria-label=${t('a11y.mode')}>${MODES.map((m) => html`<label class=${`mode-option ${m === mode ? 'on' : ''}`}>
       <input type="radio" name="mode" value=${m} checked=${m === mode} onChange=${() => setMode(m)} />
       <b>${modeName(m)}</b><span class="muted small">${t(`mode.${m}.desc`)}</span></label>`)}</div>
     <div class="row">

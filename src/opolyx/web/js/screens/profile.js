@@ -47,8 +47,9 @@ function Settings({ profile, reload }) {
       <label>${t('start.nickname')} <input name="nickname" maxlength="24" value=${nick} onInput=${(e) => setNick(e.target.value)} /></label>
       <button type="submit" data-action="save-nickname">${t('profile.save')}</button>
     </form>
-    <div class="avatars" role="radiogroup" aria-label=${t('profile.avatar')}>${Object.keys(AVATARS).map((a) => html`<button
+    <div class="avatars" role="group" aria-label=${t('profile.avatar')}>${Object.keys(AVATARS).map((a) => html`<button
       class=${`avatar-choice ${profile.user.avatar === a ? 'on' : ''}`} data-avatar=${a} aria-pressed=${profile.user.avatar === a}
+      aria-label=${t('a11y.avatar', { emoji: AVATARS[a] })}
       onClick=${() => save({ avatar: a })}><${Avatar} name=${a} /></button>`)}</div>
     <label>${t('start.language')} <select name="language" value=${profile.user.language}
       onChange=${(e) => save({ language: e.target.value })}>

@@ -42,8 +42,8 @@ export function ProgressionScreen() {
         <li>${t('progression.vip', { level: table.vip_level })}</li>
       </ul>
     </section>
-    <section class="card">
-      <h2>${t('progression.rarity_title')}</h2>
+    <section class="card" tabindex="0" aria-labelledby="rarity-title">
+      <h2 id="rarity-title">${t('progression.rarity_title')}</h2>
       <table class="rarities"><thead><tr><th>${t('progression.from_level')}</th>
         ${RARITIES.map((r) => html`<th class=${`rarity-${r}`}>${t(`rarity.${r}`)} (+${RARITY_BONUS[r]} %)</th>`)}</tr></thead>
         <tbody>${table.rarity_weights.map((band) => html`<tr><td>${band.from}</td>
@@ -51,8 +51,8 @@ export function ProgressionScreen() {
       <p class="muted small">${t('progression.best_card')}</p>
     </section>
     <${YourCards} />
-    <section class="card">
-      <h2>${t('progression.levels_title')}</h2>
+    <section class="card" tabindex="0" aria-labelledby="levels-title">
+      <h2 id="levels-title">${t('progression.levels_title')}</h2>
       <table class="levels" data-testid="level-table"><thead><tr><th>${t('profile.level')}</th><th>XP</th>
         <th>${t('profile.rank')}</th><th>${t('progression.drop')}</th></tr></thead>
         <tbody>${levels.map((n) => html`<tr data-level=${n}><td>${n}</td><td>${xpForLevel(table, n)}</td>

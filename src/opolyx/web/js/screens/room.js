@@ -50,11 +50,11 @@ export function RoomScreen() {
   const link = room.code ? `${location.origin}/#/join/${room.code}` : `${location.origin}/#/room/${room.id}`;
   const canStart = creator && room.players.length >= 2 && (room.mode !== 'team' || free === 0);
   return html`<main class="room-screen">
-    <section class="card">
+    <section class="card" data-focus-home="room">
       <h2>${modeName(room.mode)} <span class="muted small">${t(`mode.${room.mode}.desc`)}</span></h2>
       <div class="share">
         ${room.code && html`<div class="code-box"><span>${t('room.code')}</span><b data-testid="room-code">${room.code}</b></div>`}
-        <div class="muted small invite">${t('room.share')} <input class="link" readonly value=${link} onFocus=${(e) => e.target.select()} />
+        <div class="muted small invite">${t('room.share')} <input class="link" readonly value=${link} aria-label=${t('a11y.share_link')} onFocus=${(e) => e.target.select()} />
           <button class="small" data-action="copy-link" onClick=${() => copyLink(link)}>${t('room.copy')}</button>
           ${typeof navigator.share === 'function' && html`<button class="small" data-action="share-link"
             onClick=${() => navigator.share({ title: 'opolyx', text: t('room.share_text'), url: link }).catch(() => {})}>${t('room.share_button')}</button>`}</div>
@@ -72,7 +72,8 @@ export function RoomScreen() {
               ${p.kind === 'bot' && html`<span class="badge bot">${t('player.bot')} · ${t(`strength.${p.strength}`)}</span>`}
               ${p.agent && html`<span class="badge bot" data-agent>${t('player.agent')}</span>`}
               ${p.kind === 'human' && !p.connected && html`<span class="badge warn">${t('player.offline')}</span>`}
-              ${creator && p.kind === 'bot' && html`<button class="small ghost" data-action="remove-bot" onClick=${() => roomCommand('removeBot', i)}>${t('room.remove_bot')}</button>`}`
+              ${creator && p.kind === 'bot' && html`<button class="small ghost" data-action="remove-bot" data-seat=${i}
+                aria-label=${t('a11y.on_player', { action: t('room.remove_bot'), player: displayName(p.name, true) })} onClick=${() => roomCommand('removeBot', i)}>${t('room.remove_bot')}</button>`}`
             : html`<span class="muted">${t('room.empty_seat')}</span>`}
         </li>`;
       })}</ol>
