@@ -65,21 +65,13 @@ export function GameScreen() {
     </section>
     <div class="game-side">
       <${ActionBar} />
-<<<<<<< HEAD
-      <div class="side-players"><${PlayerPanels} /></div>
-      ${state.room && html`<${HouseChanges} changes=${state.room.house_changes} compact=${true} />`}
-      <nav class="tabs" role="tablist">${TABS.map((k) => html`<button role="tab" class=${`tab tab-${k} ${k === tab ? 'on' : ''}`}
-        data-tab=${k} onClick=${() => setUi({ tab: k })}>${t(`tab.${k}`)}${k === 'trades' && incoming ? html` <span class="pill">${incoming}</span>` : ''}
-        ${k === 'trades' && game && game.trades.length && !incoming ? html` <span class="pill muted">${game.trades.length}</span>` : ''}</button>`)}</nav>
-      <div class="tab-body">
-=======
       <section class="side-players" aria-labelledby="players-heading"><h2 id="players-heading" class="sr-only">${t('tab.players')}</h2><${PlayerPanels} /></section>
+      ${state.room && html`<${HouseChanges} changes=${state.room.house_changes} compact=${true} />`}
       <div class="tabs" role="tablist" aria-label=${t('a11y.tabs')}>${TABS.map((k) => html`<button role="tab" class=${`tab tab-${k} ${k === tab ? 'on' : ''}`}
         id=${`tab-${k}`} aria-selected=${k === tab ? 'true' : 'false'} aria-controls="tab-panel" tabindex=${k === tab ? 0 : -1}
         data-tab=${k} onClick=${() => setUi({ tab: k })} onKeyDown=${onTabKey}>${t(`tab.${k}`)}${k === 'trades' && incoming ? html` <span class="pill">${incoming}</span>` : ''}
         ${k === 'trades' && game && game.trades.length && !incoming ? html` <span class="pill muted">${game.trades.length}</span>` : ''}</button>`)}</div>
       <div class="tab-body" role="tabpanel" id="tab-panel" aria-labelledby=${`tab-${tab}`}>
->>>>>>> a11y45
         ${tab === 'log' && html`<${GameLog} />`}
         ${tab === 'trades' && html`<${TradeList} />`}
         ${tab === 'chat' && html`<${Chat} />`}
