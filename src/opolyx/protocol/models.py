@@ -237,6 +237,7 @@ class RoomOut(BaseModel):
     seats: int
     public: bool
     bots_replace_leavers: bool = Field(default=False, description="Bots take over the seats of people who resign.")
+    rated: bool = Field(default=False, description="The game moves skill ratings (public rooms of a standard mode).")
     status: Literal["waiting", "running", "finished", "closed"]
     creator: str = Field(description="User id of the creator.")
     code: str | None = Field(default=None, description="Private join code, shown to those seated.")

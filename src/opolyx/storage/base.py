@@ -14,6 +14,7 @@ from datetime import datetime
 from opolyx.jsontypes import JSON
 from opolyx.progression.booking import Credit
 from opolyx.storage.accounts import AccountStore, AwardRecord
+from opolyx.storage.ratings import RatingStore
 
 WAITING = "waiting"
 RUNNING = "running"
@@ -100,6 +101,9 @@ class RoomRecord:
     clocks: JSON = field(default_factory=dict)
     # Chosen at creation: a bot takes over the seat of a person who resigns (else the seat goes out).
     bots_replace_leavers: bool = False
+    # Migration 0008: the game moves skill ratings when it ends (public rooms of a standard mode; a room
+    # with house rules or a private one is unrated).
+    rated: bool = False
 
     def seat_of(self, user_id: str) -> SeatRecord | None:
         for s in self.seats:
@@ -137,6 +141,8 @@ class NewRoom:
     creator_name: str
     bots_replace_leavers: bool = False
     creator_agent: bool = False
+    # Whether the game moves skill ratings (storage.ratings); the lobby decides.
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,7 +156,7 @@ class ApiKeyRecord:
     last_used_at: datetime | None = None
 
 
-class Store(AccountStore):
+class Store(AccountStore, RatingStore):
     """Durable state of people, rooms and games. Every backend passes tests/storage/test_contract.py."""
 
     @abc.abstractmethod

@@ -692,7 +692,10 @@ class RoomService:
         bots_replace_leavers: bool = False,
         *,
         address: str | None = None,
+        rated: bool | None = None,
     ) -> RoomHub:
+        """Create a room with ``user`` in seat 0. ``rated`` None: a public room is rated, a private one not
+        (a room with house rules passes False)."""
         if mode == "team" and seats not in (4, 6):
             raise RoomRefused(E.INVALID_SEATS, "team games have 4 or 6 seats")
         busy = await self.ctx.store.active_room_of(user.id)
@@ -712,7 +715,16 @@ class RoomService:
             try:
                 room = await self.ctx.store.create_room(
                     NewRoom(
-                        room_id, code, mode, seats, public, user.id, user.nickname, bots_replace_leavers, user.agent
+                        room_id,
+                        code,
+                        mode,
+                        seats,
+                        public,
+                        user.id,
+                        user.nickname,
+                        bots_replace_leavers,
+                        user.agent,
+                        rated=public if rated is None else rated,
                     )
                 )
                 break

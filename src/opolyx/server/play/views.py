@@ -90,6 +90,7 @@ def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JS
         "seats": room.seat_count,
         "public": room.public,
         "bots_replace_leavers": room.bots_replace_leavers,
+        "rated": room.rated,
         "status": room.status,
         "creator": room.creator_id,
         "code": room.code if (seated or viewer == room.creator_id) else None,
