@@ -141,3 +141,30 @@ def test_a_rated_game_moves_the_rating_on_the_profile_and_a_private_one_does_not
         assert ann.http.get("/api/leaderboard/rating?mode=chess").status_code == 422
     finally:
         ann.close()
+
+
+def test_an_agent_playing_through_an_api_key_is_rated_on_a_board_of_its_own(
+    start_server: Callable[..., ThreadServer],
+) -> None:
+    server = start_server(quickplay_wait_seconds=30.0, quickplay_tick_seconds=0.05)
+    ann = Person(server.base, "Ann")
+    try:
+        key = ann.http.post("/api/keys", json={"label": "bot"}, headers={"Authorization": f"Bearer {ann.token}"})
+        assert key.status_code == 201, key.text
+        agent = httpx.Client(base_url=server.base, headers={"Authorization": f"Bearer {key.json()['key']}"})
+        assert agent.post("/api/quickplay", json={"mode": "blitz", "seats": 2}).json()["status"] == "queued"
+        agent.post("/api/quickplay/bots")
+        deadline = time.monotonic() + 15
+        while (body := agent.get("/api/quickplay").json())["status"] != "seated":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        room = agent.get(f"/api/rooms/{body['room']}").json()
+        assert [p["agent"] for p in room["players"] if p["kind"] == "human"] == [True]
+        agent.post(f"/api/rooms/{body['room']}/leave")
+        while not (mine := ann.http.get("/api/profile/ratings").json())["ratings"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert [(r["mode"], r["pool"]) for r in mine["ratings"]] == [("blitz", "agents")]
+        agent.close()
+    finally:
+        ann.close()
