@@ -43,7 +43,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import drop_schema, own_server  # noqa: E402
+from load import drop_schema, own_server
 
 MODES = [("classic", 40), ("blitz", 25), ("speed", 15), ("team", 10), ("halal", 5), ("fortuna", 5)]
 SEATS = [(None, 45), (2, 15), (3, 10), (4, 25), (6, 5)]
@@ -192,7 +192,8 @@ def report(label: str, r: dict[str, Any]) -> None:
     )
     print(f"time to seat: p50 {r['p50']:.2f} s, p95 {r['p95']:.2f} s, max {r['max']:.2f} s")
     print("errors:", Counter(e for p in r.get("people_list", []) for e in p.errors).most_common(5))
-    print(f"tables formed: {r['tables']} ({r['tables_with_bots']} with bots); by mode/size: {r['tables_by_mode_and_size']}")
+    print(f"tables formed: {r['tables']} ({r['tables_with_bots']} with bots)")
+    print(f"by mode/size: {r['tables_by_mode_and_size']}")
     if r["lost"] or r["seated_twice"] or r["not_in_their_room"]:
         print(f"PROBLEMS: lost {r['lost'][:10]} twice {r['seated_twice'][:10]} wrong {r['not_in_their_room'][:10]}")
 

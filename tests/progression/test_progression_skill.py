@@ -59,7 +59,10 @@ def test_team_games_are_rated_as_teams() -> None:
     got = rate(entrants)
     model = PlackettLuce()
     bot_mu, bot_sigma = BOT_ANCHORS["normal"]
-    teams = [[model.rating(), model.rating()], [model.rating(mu=30.0, sigma=4.0), model.rating(mu=bot_mu, sigma=bot_sigma)]]
+    teams = [
+        [model.rating(), model.rating()],
+        [model.rating(mu=30.0, sigma=4.0), model.rating(mu=bot_mu, sigma=bot_sigma)],
+    ]
     [[a, c], [b, _]] = model.rate(teams, ranks=[1.0, 2.0])
     assert got["a"].mu == pytest.approx(a.mu) and got["c"].mu == pytest.approx(c.mu)
     assert got["b"].mu == pytest.approx(b.mu) and got["b"].mu < 30.0
