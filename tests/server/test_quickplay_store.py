@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from opolyx.server.play.quickplay_queue import Ticket
-from opolyx.server.play.quickplay_store import MemoryQueue, QueueStore, RedisQueue
+from opolyx.server.play.quickplay_store import PENDING, MemoryQueue, QueueStore, RedisQueue
 from opolyx.storage.testing import REDIS_ENV
 
 pytestmark = pytest.mark.anyio
@@ -76,6 +76,8 @@ async def test_a_claim_takes_all_or_nothing_and_never_a_changed_ticket(queues: t
     assert await one.claim([a, b]) is False
     assert await one.claim([a]) is True
     assert await two.tickets() == []
+    # Claimed: the person's room is being opened, which any process can tell.
+    assert await two.placed("a") == PENDING and await two.placed("b") is None
 
 
 async def test_one_process_forms_tables_at_a_time(queues: tuple[QueueStore, QueueStore]) -> None:

@@ -32,12 +32,15 @@ from opolyx.server.play.quickplay_queue import (
     position,
     seat_wishes,
 )
-from opolyx.server.play.quickplay_store import QueueStore
+from opolyx.server.play.quickplay_store import PENDING, QueueStore
 from opolyx.server.play.rooms import RoomService, new_room_id
 from opolyx.server.play.seating import already_in_game
 from opolyx.storage import AGENTS, PEOPLE, AlreadySeated, NewRoom, RatingKey, SeatTaken, Store, UserRecord
 
 log = logging.getLogger(__name__)
+
+# Rooms one process opens at once (each: a few writes and the game's start).
+SEATING_AT_ONCE = 8
 
 IDLE = "idle"
 QUEUED = "queued"
@@ -64,6 +67,7 @@ class QuickPlay:
         self._task: asyncio.Task[None] | None = None
         # Tables this process formed, for the metrics and the benchmark.
         self.formed = 0
+        self._seating = asyncio.Semaphore(SEATING_AT_ONCE)
 
     @property
     def store(self) -> Store:
@@ -82,6 +86,8 @@ class QuickPlay:
         busy = await self.store.active_room_of(user.id)
         if busy is not None:
             raise already_in_game(busy)
+        if await self.queue.placed(user.id) == PENDING:
+            return await self.status(user)  # their table is being opened: a new ticket would come too late
         pool = AGENTS if user.agent else PEOPLE
         found = await self.store.ratings_for([RatingKey(user.id, mode, pool)])
         record = next(iter(found.values()), None)
@@ -136,6 +142,9 @@ class QuickPlay:
                 "room": None,
             }
         room = await self.queue.placed(user.id)
+        if room == PENDING:
+            # A table was formed for them; its room opens in a moment.
+            return {"status": QUEUED, "room": None, "wait_seconds": self.wait, "remaining": 0.0}
         if room is not None:
             return {"status": SEATED, "room": room, "wait_seconds": self.wait}
         return {"status": IDLE, "room": None, "wait_seconds": self.wait}
@@ -165,21 +174,37 @@ class QuickPlay:
                 log.exception("quick play tick failed")
 
     async def tick(self) -> list[str]:
-        """Form what tables the queue allows now and seat them; the ids of the rooms opened."""
-        opened: list[str] = []
+        """Form what tables the queue allows now and seat them; the ids of the rooms opened.
+
+        The queue's turn is held only to form tables and claim their tickets; the rooms are opened after,
+        several at once, so the next tick (here or in another process) need not wait for them."""
+        claimed: list[Table] = []
         async with self.queue.turn() as mine:
             if not mine:
-                return opened
+                return []
             tickets = await self.queue.tickets()
             if not tickets:
-                return opened
+                return []
             for table in match(tickets, self.clock(), self.wait):
-                if not await self.queue.claim(table.people):
-                    continue  # someone left or changed their wishes meanwhile: next tick decides again
-                room_id = await self._seat(table)
-                if room_id is not None:
-                    opened.append(room_id)
-        return opened
+                if await self.queue.claim(table.people):
+                    claimed.append(table)
+                # else someone left or changed their wishes meanwhile: the next tick decides again
+        opened = await asyncio.gather(*(self._seat_one(t) for t in claimed))
+        return [room_id for room_id in opened if room_id is not None]
+
+    async def _seat_one(self, table: Table) -> str | None:
+        async with self._seating:
+            try:
+                return await self._seat(table)
+            except Exception:
+                # The tickets were claimed: put them back, so these people wait on instead of being lost.
+                log.exception("could not open a quick play room for %s", table.users)
+                for t in table.people:
+                    if await self.store.active_room_of(t.user) is None:
+                        await self.queue.put(t)
+                    else:
+                        await self.queue.forget_placed(t.user)
+                return None
 
     async def _seat(self, table: Table) -> str | None:
         """Open the table's room, seat its people and bots, and start the game."""
@@ -198,7 +223,9 @@ class QuickPlay:
                 )
                 creator = first
             except AlreadySeated:
-                continue  # seated elsewhere since joining: the table goes on without them
+                # Seated elsewhere since joining: the table goes on without them.
+                await self.queue.forget_placed(first.user)
+                continue
         if room is None or creator is None:
             return None
         seated = [creator.user]
@@ -209,6 +236,7 @@ class QuickPlay:
                 seated.append(t.user)
                 seat += 1
             except (AlreadySeated, SeatTaken):
+                await self.queue.forget_placed(t.user)
                 continue
         bots = 0
         while seat < table.seats:

@@ -8,7 +8,9 @@ The contract (tests/server/test_quickplay_store.py runs it on both):
   a lease like a room's (``SET NX PX`` with this process's token, released only by its holder), so two
   processes never form tables from the same tickets.
 - ``claim(tickets)`` removes exactly these tickets, all or none, and only if each is still as it was
-  read: a person who left (or changed their wishes) since is never seated from the old ticket.
+  read: a person who left (or changed their wishes) since is never seated from the old ticket. In the
+  same step each claimed person's placement becomes PENDING (their room is being opened), so nobody
+  asking in between is told they are in no queue at all.
 - ``place(users, room)`` remembers where each claimed person sits, so whichever process they ask next
   answers "seated, here"; ``placed`` reads it back (it lapses after PLACED_SECONDS).
 """
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 
 # How long "you were seated at room X" is kept for the person to pick up.
 PLACED_SECONDS = 600.0
+# The placement of a claimed ticket whose room is being opened (room ids never begin with "-").
+PENDING = "-"
 # The queue's lease: long enough for one tick's seating, short enough that a dead holder is replaced soon.
 TURN_MS = 5000
 
@@ -107,8 +111,10 @@ class MemoryQueue(QueueStore):
     async def claim(self, tickets: Sequence[Ticket]) -> bool:
         if any(self._tickets.get(t.user) != t for t in tickets):
             return False
+        until = self._clock() + PLACED_SECONDS
         for t in tickets:
             del self._tickets[t.user]
+            self._placed[t.user] = (until, PENDING)
         return True
 
     async def place(self, users: Sequence[str], room_id: str) -> None:
@@ -130,13 +136,15 @@ class MemoryQueue(QueueStore):
         self._placed.pop(user, None)
 
 
-# Remove every ticket (KEYS[1] is the hash; ARGV pairs are user, expected JSON) only if all still match.
+# Remove every ticket (KEYS[1] is the hash; ARGV pairs are user, expected JSON; ARGV[1] is the placement
+# lifetime) only if all still match, and mark each person's placement pending (KEYS[2..]).
 _CLAIM = """
-for i = 1, #ARGV, 2 do
+for i = 2, #ARGV, 2 do
   if redis.call('HGET', KEYS[1], ARGV[i]) ~= ARGV[i + 1] then return 0 end
 end
-for i = 1, #ARGV, 2 do
+for i = 2, #ARGV, 2 do
   redis.call('HDEL', KEYS[1], ARGV[i])
+  redis.call('SET', KEYS[i / 2 + 1], '-', 'PX', ARGV[1])
 end
 return 1
 """
@@ -194,10 +202,11 @@ class RedisQueue(QueueStore):
                 await self._release(keys=[key], args=[token])
 
     async def claim(self, tickets: Sequence[Ticket]) -> bool:
-        args: list[str] = []
+        args: list[str] = [str(int(PLACED_SECONDS * 1000))]
         for t in tickets:
             args += [t.user, _text(t)]
-        return bool(await self._claim(keys=[self._hash], args=args))
+        keys = [self._hash] + [self.prefix + "placed:" + t.user for t in tickets]
+        return bool(await self._claim(keys=keys, args=args))
 
     async def place(self, users: Sequence[str], room_id: str) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:

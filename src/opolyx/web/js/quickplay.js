@@ -19,7 +19,9 @@ export const quickLeave = () => req('DELETE', '/api/quickplay');
 
 /** Keep what the server said, with a local end time for the countdown. */
 function show(status) {
-  const quick = { ...status, endsAt: status.remaining != null ? performance.now() + status.remaining * 1000 : null };
+  // A table formed and its room is opening: the server says "queued" without the ticket's details.
+  const before = status.status === 'queued' && !status.mode && state.quick ? state.quick : {};
+  const quick = { ...before, ...status, endsAt: status.remaining != null ? performance.now() + status.remaining * 1000 : null };
   set({ quick });
   if (status.status === 'seated' && status.room) {
     stopPolling();
