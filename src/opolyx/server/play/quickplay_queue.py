@@ -120,36 +120,50 @@ class Table:
         object.__setattr__(self, "users", tuple(t.user for t in self.people))
 
 
-def _fits(anchor: Ticket, other: Ticket, seats: int) -> bool:
-    return other.mode == anchor.mode and seats in other.seats
+def _first(pool: Sequence[Ticket], placed: set[str], anchor: Ticket, seats: int, spread: float | None) -> list[Ticket]:
+    """The oldest free tickets (at most ``seats - 1``) that fit at the anchor's table of ``seats``: same
+    mode (the pool is one mode's), accepting that size, and with a rating within ``spread`` (None: any)."""
+    found: list[Ticket] = []
+    for t in pool:
+        if t.user in placed or t.user == anchor.user or seats not in t.seats:
+            continue
+        if spread is not None and abs(t.rating - anchor.rating) > spread:
+            continue
+        found.append(t)
+        if len(found) == seats - 1:
+            break
+    return found
 
 
 def match(tickets: Iterable[Ticket], now: float, wait: float) -> list[Table]:
     """The tables to form at ``now`` from the waiting ``tickets`` (see the module's rules)."""
-    pool = sorted(tickets, key=Ticket.key)
+    modes: dict[str, list[Ticket]] = {}
+    for t in sorted(tickets, key=Ticket.key):
+        modes.setdefault(t.mode, []).append(t)
     placed: set[str] = set()
     tables: list[Table] = []
-    for anchor in pool:
-        if anchor.user in placed:
-            continue
-        free = [t for t in pool if t.user not in placed and t.user != anchor.user]
-        spread = window(now - anchor.at)
-        table: Table | None = None
-        for seats in anchor.seats:
-            close = [t for t in free if _fits(anchor, t, seats) and abs(t.rating - anchor.rating) <= spread]
-            if len(close) >= seats - 1:
-                table = Table(anchor.mode, seats, (anchor, *close[: seats - 1]), formed_at=now)
-                break
-        if table is None and anchor.due(now, wait):
-            seats = anchor.seats[0]
-            company = [t for t in free if _fits(anchor, t, seats)][: seats - 1]
-            table = Table(
-                anchor.mode, seats, (anchor, *company), bots=seats - 1 - len(company), strength=anchor.strength,
-                formed_at=now,
-            )
-        if table is not None:
-            tables.append(table)
-            placed.update(table.users)
+    # Tickets of different modes never share a table: each mode's queue is matched on its own.
+    for pool in modes.values():
+        for anchor in pool:
+            if anchor.user in placed:
+                continue
+            spread = window(now - anchor.at)
+            table: Table | None = None
+            for seats in anchor.seats:
+                close = _first(pool, placed, anchor, seats, spread)
+                if len(close) == seats - 1:
+                    table = Table(anchor.mode, seats, (anchor, *close), formed_at=now)
+                    break
+            if table is None and anchor.due(now, wait):
+                seats = anchor.seats[0]
+                company = _first(pool, placed, anchor, seats, None)
+                table = Table(
+                    anchor.mode, seats, (anchor, *company), bots=seats - 1 - len(company), strength=anchor.strength,
+                    formed_at=now,
+                )
+            if table is not None:
+                tables.append(table)
+                placed.update(table.users)
     return tables
 
 
