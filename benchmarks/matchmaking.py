@@ -95,11 +95,25 @@ async def _session(base: str, p: Person) -> None:
     p.token = r.json()["token"]
 
 
+async def _call(client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> httpx.Response:
+    """One request, sent again when the connection broke under it (a kept-alive connection the server
+    closed as it was reused): every call here may be repeated without harm."""
+    for attempt in range(4):
+        try:
+            return await client.request(method, url, **kw)
+        except httpx.TransportError:
+            if attempt == 3:
+                raise
+            await asyncio.sleep(0.1 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 async def _person(client: httpx.AsyncClient, p: Person, start: float, poll: float, give_up: float) -> None:
     await asyncio.sleep(max(0.0, start + p.at - time.perf_counter()))
     auth = {"Authorization": f"Bearer {p.token}"}
     p.pressed = time.perf_counter()
-    r = await client.post("/api/quickplay", json={"mode": p.mode, "seats": p.seats, "strength": "normal"}, headers=auth)
+    wish = {"mode": p.mode, "seats": p.seats, "strength": "normal"}
+    r = await _call(client, "POST", "/api/quickplay", json=wish, headers=auth)
     if r.status_code != 200:
         p.errors.append(f"join {r.status_code} {r.text[:80]}")
         return
@@ -111,17 +125,17 @@ async def _person(client: httpx.AsyncClient, p: Person, start: float, poll: floa
         waited = time.perf_counter() - p.pressed
         if not acted and p.leaves_after is not None and waited >= p.leaves_after:
             acted = True
-            body = (await client.delete("/api/quickplay", headers=auth)).json()
+            body = (await _call(client, "DELETE", "/api/quickplay", headers=auth)).json()
             if body["status"] == "idle":
                 p.left = True
                 return
             continue
         if not acted and p.bots_after is not None and waited >= p.bots_after:
             acted = True
-            body = (await client.post("/api/quickplay/bots", headers=auth)).json()
+            body = (await _call(client, "POST", "/api/quickplay/bots", headers=auth)).json()
             continue
         await asyncio.sleep(poll)
-        r = await client.get("/api/quickplay", headers=auth)
+        r = await _call(client, "GET", "/api/quickplay", headers=auth)
         if r.status_code != 200:
             p.errors.append(f"status {r.status_code}")
             continue
@@ -139,7 +153,7 @@ async def _check(client: httpx.AsyncClient, people: list[Person]) -> tuple[Count
     with_bots = 0
     auth = {"Authorization": f"Bearer {people[0].token}"}
     for room_id in rooms:
-        view = (await client.get(f"/api/rooms/{room_id}", headers=auth)).json()
+        view = (await _call(client, "GET", f"/api/rooms/{room_id}", headers=auth)).json()
         humans = [s["name"] for s in view["players"] if s["kind"] == "human"]
         for name in humans:
             held[name] = held.get(name, 0) + 1
