@@ -223,6 +223,7 @@ def main() -> int:
     parser.add_argument("--redis", default=None, help="Redis URL: the queue is shared by the workers")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server", default=None, help="a running server instead of one started here")
+    parser.add_argument("--log", default=None, help="keep the started server's log at this path")
     args = parser.parse_args()
     scale = args.time_scale
     window, wait, poll = args.seconds * scale, args.wait * scale, max(0.1, 1.0 * scale)
@@ -245,7 +246,8 @@ def main() -> int:
         env["OPOLYX_QUICKPLAY_REDIS_PREFIX"] = f"bench:quickplay:{secrets.token_hex(4)}:"
     server_args = ("--workers", str(args.workers)) if args.workers > 1 else ()
     with tempfile.TemporaryDirectory() as tmp:
-        proc, base, schema = own_server(tmp, args.database, env, server_args, log=str(Path(tmp) / "server.log"))
+        log = args.log or str(Path(tmp) / "server.log")
+        proc, base, schema = own_server(tmp, args.database, env, server_args, log=log)
         try:
             result = asyncio.run(run(base, people, window, wait, poll))
         finally:

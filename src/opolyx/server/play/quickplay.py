@@ -68,6 +68,7 @@ class QuickPlay:
         # Tables this process formed, for the metrics and the benchmark.
         self.formed = 0
         self._seating = asyncio.Semaphore(SEATING_AT_ONCE)
+        self._ticks: set[asyncio.Task[None]] = set()
 
     @property
     def store(self) -> Store:
@@ -155,23 +156,29 @@ class QuickPlay:
         self._task = asyncio.get_running_loop().create_task(self._loop())
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        for task in (self._task, *self._ticks):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         await self.queue.close()
 
     async def _loop(self) -> None:
+        """Tick every ``tick_seconds`` (and at once when woken), each tick in a task of its own: a tick
+        whose rooms are still opening must not hold up the next one (the queue's turn orders them)."""
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.tick_seconds)
             self._wake.clear()
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("quick play tick failed")
+            task = asyncio.get_running_loop().create_task(self._tick_logged())
+            self._ticks.add(task)
+            task.add_done_callback(self._ticks.discard)
+
+    async def _tick_logged(self) -> None:
+        try:
+            await self.tick()
+        except Exception:
+            log.exception("quick play tick failed")
 
     async def tick(self) -> list[str]:
         """Form what tables the queue allows now and seat them; the ids of the rooms opened.
