@@ -78,3 +78,21 @@ async def test_the_leaderboard_lists_settled_ratings_of_one_mode_and_pool(store:
     await store.delete_account("c")
     rows, _ = await store.rating_leaderboard("classic", AGENTS, min_games=1, limit=10, viewer=None)
     assert rows == []
+
+
+async def test_a_guest_signing_in_brings_the_ratings_the_account_lacks(store: Store) -> None:
+    from opolyx.progression import merged
+
+    for u in ("guest", "acct"):
+        await store.create_user(u, u.upper(), "en")
+    for game, mode in (("g0", "classic"), ("g1", "blitz")):
+        await _game(store, game, "guest")
+        await store.book_ratings(game, [RatingKey("guest", mode)], plus(3.0))  # type: ignore[arg-type]
+        await store.finish_game(game, None)
+    await _game(store, "g2", "acct")
+    await store.book_ratings("g2", [RatingKey("acct", "classic")], plus(1.0))  # type: ignore[arg-type]
+    await store.finish_game("g2", None)
+    await store.merge_user("guest", "acct", merged)
+    mine = {(r.mode, r.mu) for r in await store.ratings_of("acct")}
+    assert mine == {("classic", 26.0), ("blitz", 28.0)}  # the account's own classic rating stands
+    assert [(p.game_id, p.mode) for p in await store.rating_history("acct")] == [("g1", "blitz"), ("g2", "classic")]

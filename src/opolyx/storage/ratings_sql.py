@@ -31,6 +31,31 @@ def _ordinal(mu: float, sigma: float) -> float:
     return mu - 3.0 * sigma
 
 
+async def merge_ratings(conn: Any, guest_id: str, into_id: str) -> None:
+    """A guest merging into an account (inside merge_user's transaction): the guest's ratings move
+    where the account has none of that mode and pool (the account's own stand otherwise), and the
+    history rows of those ratings follow them."""
+    theirs = (await conn.execute(ratings.select().where(ratings.c.user_id == guest_id))).all()
+    mine = {
+        (r.mode, r.pool)
+        for r in (await conn.execute(ratings.select().where(ratings.c.user_id == into_id))).all()
+    }
+    for r in theirs:
+        if (r.mode, r.pool) in mine:
+            continue
+        where = sa.and_(ratings.c.user_id == guest_id, ratings.c.mode == r.mode, ratings.c.pool == r.pool)
+        await conn.execute(ratings.update().where(where).values(user_id=into_id))
+        await conn.execute(
+            rating_history.update()
+            .where(
+                rating_history.c.user_id == guest_id,
+                rating_history.c.mode == r.mode,
+                rating_history.c.pool == r.pool,
+            )
+            .values(user_id=into_id)
+        )
+
+
 class RatingsSql:
     engine: Any
 
