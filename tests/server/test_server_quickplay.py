@@ -168,3 +168,24 @@ def test_an_agent_playing_through_an_api_key_is_rated_on_a_board_of_its_own(
         agent.close()
     finally:
         ann.close()
+
+
+def test_someone_who_sat_down_elsewhere_while_queued_is_not_seated_twice(
+    start_server: Callable[..., ThreadServer],
+) -> None:
+    """Ann queues, then creates a room of her own; when a table forms with her in it, the one-game rule
+    keeps her out of it: Bob plays on with a bot in her place, Ann keeps her own room."""
+    server = start_server(quickplay_wait_seconds=60.0, quickplay_tick_seconds=0.05)
+    ann, bob = Person(server.base, "Ann"), Person(server.base, "Bob")
+    try:
+        assert ann.post("/api/quickplay", {"mode": "halal", "seats": 2}).json()["status"] == "queued"
+        own = ann.create("classic", 3)
+        bob.post("/api/quickplay", {"mode": "halal", "seats": 2})
+        room_id = _until_seated(bob)["room"]
+        room = bob.http.get(f"/api/rooms/{room_id}").json()
+        assert sorted((p["kind"], p["name"]) for p in room["players"]) == [("bot", "Bot 1 (normal)"), ("human", "Bob")]
+        assert ann.http.get("/api/quickplay").json()["status"] == "idle"
+        assert ann.http.get("/api/session").json()["room"] == own["id"]
+    finally:
+        ann.close()
+        bob.close()
