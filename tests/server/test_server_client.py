@@ -133,3 +133,19 @@ async def test_a_relay_can_name_the_address_it_speaks_for(start_server: Callable
         finally:
             for client in relayed:
                 await client.close()
+
+
+async def test_the_client_plays_now(server: ThreadServer) -> None:
+    async with Client(server.base) as client:
+        await client.start_guest("Quinn")
+        queued = await client.play_now("blitz", 2, "easy")
+        assert queued.status == "queued" and queued.seats == 2 and queued.remaining is not None
+        assert (await client.quick_leave()).status == "idle"
+        await client.play_now("blitz", 2, "easy")
+        seated = await client.quick_bots_now()
+        while seated.status != "seated":
+            seated = await client.quick_status()
+        assert seated.room is not None
+        room = await client.room(seated.room)
+        assert room.status == "running" and room.rated
+        assert (await client.ratings()).ratings == []

@@ -16,6 +16,7 @@ from opolyx.client.errors import OpolyxError
 from opolyx.client.room import RoomSocket
 from opolyx.engine.vocabulary import Mode
 from opolyx.protocol.models import KeyOut, NewKeyOut, RoomList, RoomOut, SessionOut, UserOut
+from opolyx.protocol.ranked import QuickPlayOut, RatingsOut
 
 
 class Client:
@@ -156,6 +157,27 @@ class Client:
 
     async def start(self, room_id: str) -> RoomOut:
         return RoomOut.model_validate(await self.request("POST", f"/api/rooms/{room_id}/start"))
+
+    # --- quick play and ratings -----------------------------------------------------------------------
+
+    async def play_now(
+        self, mode: Mode = "classic", seats: int | None = None, strength: str = "normal"
+    ) -> QuickPlayOut:
+        """Queue for a table (``seats`` None: any size); poll :meth:`quick_status` until ``seated``."""
+        body = {"mode": mode, "seats": seats, "strength": strength}
+        return QuickPlayOut.model_validate(await self.request("POST", "/api/quickplay", body))
+
+    async def quick_status(self) -> QuickPlayOut:
+        return QuickPlayOut.model_validate(await self.request("GET", "/api/quickplay"))
+
+    async def quick_bots_now(self) -> QuickPlayOut:
+        return QuickPlayOut.model_validate(await self.request("POST", "/api/quickplay/bots"))
+
+    async def quick_leave(self) -> QuickPlayOut:
+        return QuickPlayOut.model_validate(await self.request("DELETE", "/api/quickplay"))
+
+    async def ratings(self) -> RatingsOut:
+        return RatingsOut.model_validate(await self.request("GET", "/api/profile/ratings"))
 
     # --- the room socket -----------------------------------------------------------------------------
 

@@ -276,6 +276,11 @@ class RoomOut(BaseModel):
     seats: int
     public: bool
     bots_replace_leavers: bool = Field(default=False, description="Bots take over the seats of people who resign.")
+    rated: bool = Field(
+        default=False,
+        description="The game moves skill ratings: public and quick-play rooms; never private or house-rule rooms "
+        "(which also pay no XP).",
+    )
     status: Literal["waiting", "running", "finished", "closed"]
     creator: str = Field(description="User id of the creator.")
     code: str | None = Field(default=None, description="Private join code, shown to those seated.")
@@ -289,7 +294,6 @@ class RoomOut(BaseModel):
     house_changes: list[HouseChange] = Field(
         default_factory=list, description="Every change from the mode's defaults, in the editor's order."
     )
-    rated: bool = Field(default=True, description="False for house-rule rooms: unrated, and they pay no XP.")
 
 
 class RoomList(BaseModel):

@@ -90,6 +90,12 @@ class Settings(BaseSettings):
     # to the owner before its handshake is answered (handoff.py) instead of being relayed through Redis.
     cluster_socket_handoff: bool = True
 
+    # Quick play ("Play now", play/quickplay.py): how long a person waits for others before bots fill the
+    # table (the countdown they see), how often the queue forms tables, and (cluster) its Redis key prefix.
+    quickplay_wait_seconds: float = Field(default=20.0, ge=0)
+    quickplay_tick_seconds: float = Field(default=0.5, gt=0)
+    quickplay_redis_prefix: str = "opolyx:quickplay:"
+
     # Sockets one session (and one address) may hold open at once, across rooms (per process).
     max_sockets_per_user: int = 8
     max_sockets_per_address: int = 64

@@ -28,11 +28,24 @@ from opolyx.storage.base import (
     StoreError,
     UserRecord,
 )
+from opolyx.storage.ratings import (
+    AGENTS,
+    PEOPLE,
+    POOLS,
+    Moved,
+    RatingKey,
+    RatingLeaderRow,
+    RatingPoint,
+    RatingRecord,
+)
 from opolyx.storage.sql import SqlStore, make_engine, migrate
 
 __all__ = [
+    "AGENTS",
     "CLOSED",
     "FINISHED",
+    "PEOPLE",
+    "POOLS",
     "RUNNING",
     "UNFINISHED",
     "WAITING",
@@ -45,8 +58,13 @@ __all__ = [
     "GameSummary",
     "LeaderRow",
     "MagicLinkRecord",
+    "Moved",
     "NewRoom",
     "NotFound",
+    "RatingKey",
+    "RatingLeaderRow",
+    "RatingPoint",
+    "RatingRecord",
     "RoomRecord",
     "SeatRecord",
     "SeatTaken",

@@ -21,6 +21,7 @@ from opolyx.storage.accounts import (
     MagicLinkRecord,
     SessionRecord,
 )
+from opolyx.storage.ratings_sql import merge_ratings
 from opolyx.storage.tables import (
     api_keys,
     cards,
@@ -204,6 +205,7 @@ class AccountsSql:
                 .values(revoked_at=_now())
             )
             await conn.execute(rooms.update().where(rooms.c.creator_id == guest_id).values(creator_id=into_id))
+            await merge_ratings(conn, guest_id, into_id)
             standing = await self._standing(conn, into, None)
             totals = merge(standing, int(guest.xp), int(guest.wins))
             await self._store_totals(conn, into_id, standing.drop_seed, totals, None, _now())

@@ -14,6 +14,7 @@ from datetime import datetime
 from opolyx.jsontypes import JSON
 from opolyx.progression.booking import Credit
 from opolyx.storage.accounts import AccountStore, AwardRecord
+from opolyx.storage.ratings import RatingStore
 
 WAITING = "waiting"
 RUNNING = "running"
@@ -102,6 +103,9 @@ class RoomRecord:
     bots_replace_leavers: bool = False
     # House rules (opolyx.rules.house): checked changes to the mode's table; None plays the standard mode.
     house_rules: JSON | None = None
+    # Migration 0008: the game moves skill ratings when it ends (public rooms of a standard mode; a room
+    # with house rules or a private one is unrated).
+    rated: bool = False
 
     def seat_of(self, user_id: str) -> SeatRecord | None:
         for s in self.seats:
@@ -140,6 +144,8 @@ class NewRoom:
     bots_replace_leavers: bool = False
     creator_agent: bool = False
     house_rules: JSON | None = None
+    # Whether the game moves skill ratings (storage.ratings); the lobby decides.
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,7 +159,7 @@ class ApiKeyRecord:
     last_used_at: datetime | None = None
 
 
-class Store(AccountStore):
+class Store(AccountStore, RatingStore):
     """Durable state of people, rooms and games. Every backend passes tests/storage/test_contract.py."""
 
     @abc.abstractmethod

@@ -46,6 +46,7 @@ from opolyx.storage.base import (
     UserRecord,
 )
 from opolyx.storage.pg_batches import PgBatches
+from opolyx.storage.ratings_sql import RatingsSql
 from opolyx.storage.tables import actions, api_keys, chat_messages, room_seats, rooms, users
 
 log = logging.getLogger(__name__)
@@ -261,7 +262,7 @@ class _Chat:
         }
 
 
-class SqlStore(AccountsSql, Store):
+class SqlStore(AccountsSql, RatingsSql, Store):
     """PostgreSQL through asyncpg; SQLite on the loop's thread through one connection (LoopSqlite).
 
     Appended actions and chat messages are group-committed: whatever arrives while a commit is in
@@ -386,6 +387,7 @@ class SqlStore(AccountsSql, Store):
             clocks=row.clocks or {},
             bots_replace_leavers=bool(row.bots_replace_leavers),
             house_rules=row.house_rules or None,
+            rated=bool(row.rated),
         )
 
     async def _must_room(self, conn: Conn, room_id: str) -> RoomRecord:
@@ -410,6 +412,7 @@ class SqlStore(AccountsSql, Store):
                         clocks={},
                         bots_replace_leavers=room.bots_replace_leavers,
                         house_rules=room.house_rules or None,
+                        rated=room.rated,
                     )
                 )
                 await conn.execute(

@@ -50,6 +50,8 @@ rooms = sa.Table(
     sa.Column("bots_replace_leavers", sa.Boolean, nullable=False, server_default=sa.false()),
     # Migration 0010: the room's house rules (changes to its mode's table; null: the standard mode).
     sa.Column("house_rules", Json, nullable=True),
+    # Migration 0008: the game moves skill ratings when it ends.
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 room_seats = sa.Table(
@@ -174,4 +176,37 @@ api_keys = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+# Migration 0008: skill ratings (OpenSkill mu/sigma) per person, mode and pool ("people", or "agents" for
+# seats played through a personal API key), and every change with the game that made it. ``ordinal``
+# (mu - 3 sigma) is kept beside them so a mode's leaderboard reads one index.
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("mode", sa.String(16), primary_key=True),
+    sa.Column("pool", sa.String(8), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("ordinal", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_ratings_mode_pool_ordinal", "mode", "pool", "ordinal"),
+)
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("pool", sa.String(8), primary_key=True),
+    sa.Column("mode", sa.String(16), nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_rating_history_user_id_created_at", "user_id", "created_at"),
 )

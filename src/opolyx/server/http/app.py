@@ -48,6 +48,9 @@ from opolyx.server.http.transport import redact_access_log
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.endgame_routes import router as endgame_router
 from opolyx.server.play.lobby_routes import router as lobby_router
+from opolyx.server.play.quickplay import QuickPlay
+from opolyx.server.play.quickplay_routes import router as quickplay_router
+from opolyx.server.play.quickplay_store import MemoryQueue, QueueStore, RedisQueue
 from opolyx.server.play.replays import ReplayCache
 from opolyx.server.play.rooms import RoomService
 from opolyx.server.play.ws import FrameHandler
@@ -108,6 +111,16 @@ def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimi
     return RateLimiter(rules, address_factor=settings.rate_address_factor)
 
 
+def quick_play(settings: Settings, rooms: RoomService, cluster: Cluster | None) -> QuickPlay:
+    """Quick play's queue: this process's memory, or with a cluster one queue in Redis for every process."""
+    queue: QueueStore = (
+        RedisQueue(cluster.redis, settings.quickplay_redis_prefix) if cluster is not None else MemoryQueue()
+    )
+    return QuickPlay(
+        rooms, queue, wait_seconds=settings.quickplay_wait_seconds, tick_seconds=settings.quickplay_tick_seconds
+    )
+
+
 def mcp_connector(settings: Settings) -> McpEndpoint | None:
     """The /mcp endpoint for AI agents, unless the operator turned it off."""
     if not settings.mcp_enabled:
@@ -150,6 +163,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
                 cluster,
                 on_frame=FrameHandler(settings, limiter, metrics),
             )
+            quickplay = quick_play(settings, rooms, cluster)
             services = Services(
                 settings,
                 store,
@@ -159,11 +173,14 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
                 replays=ReplayCache(engine_loader),
                 metrics=metrics,
                 handoff=handoff,
+                quickplay=quickplay,
             )
             app.state.services = services
             await rooms.start_cluster()
             restored = await rooms.restore()
             rooms.start_checkpoints()
+            quickplay.start()
+            stack.push_async_callback(quickplay.close)
             # What exists now (modules, routes, restored games) lives as long as the process: leave it
             # out of the garbage collector's full passes, which stall every room while they scan.
             gc.collect()
@@ -237,6 +254,7 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
 
     app.include_router(session_router)
     app.include_router(lobby_router)
+    app.include_router(quickplay_router)
     app.include_router(accounts_router)
     app.include_router(endgame_router)
     app.include_router(keys_router)

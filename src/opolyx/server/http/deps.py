@@ -20,6 +20,7 @@ from opolyx.server.cluster.handoff import Handoff
 from opolyx.server.http.metrics import ServerMetrics
 from opolyx.server.http.ratelimit import RateLimiter, SocketCounter
 from opolyx.server.play.hub import RoomHub
+from opolyx.server.play.quickplay import QuickPlay
 from opolyx.server.play.replays import ReplayCache
 from opolyx.server.play.rooms import RoomService
 from opolyx.server.settings import Settings
@@ -40,6 +41,8 @@ class Services:
     sockets: SocketCounter = field(default_factory=SocketCounter)
     # Cluster mode with other processes on this machine: room sockets go to their room's owner.
     handoff: Handoff | None = None
+    # Quick play's queue and table-former ("Play now").
+    quickplay: QuickPlay | None = None
 
 
 # The error answers every router documents (their body is always ErrorOut).

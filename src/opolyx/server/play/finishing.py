@@ -7,7 +7,7 @@ from typing import Protocol
 
 from opolyx.jsontypes import JSON
 from opolyx.server.engine_api import GameLike
-from opolyx.server.play import xp_credit
+from opolyx.server.play import rating_credit, xp_credit
 from opolyx.server.play.context import HubContext
 from opolyx.storage import RUNNING, RoomRecord
 
@@ -60,6 +60,7 @@ class Finishing:
             awards = await store.finish_game(table.room.id, snap["result"], earned)
             table.progression = [a.to_json() for a in awards]
             table.stop_clocks()
+            await rating_credit.rate_after(store, table.room, snap["result"])
         if newly_out or game.is_over:
             await table.reload_room()
             return True

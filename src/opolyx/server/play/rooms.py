@@ -696,8 +696,10 @@ class RoomService:
         *,
         address: str | None = None,
         house_rules: JSON | None = None,
+        rated: bool | None = None,
     ) -> RoomHub:
-        """A new room with ``user`` in seat 0; ``house_rules`` must be checked already (opolyx.rules.house)."""
+        """A new room with ``user`` in seat 0; ``house_rules`` must be checked already (opolyx.rules.house).
+        ``rated`` None: a public room is rated, a private one not; a room with house rules never is."""
         if mode == "team" and seats not in (4, 6):
             raise RoomRefused(E.INVALID_SEATS, "team games have 4 or 6 seats")
         busy = await self.ctx.store.active_room_of(user.id)
@@ -717,8 +719,17 @@ class RoomService:
             try:
                 room = await self.ctx.store.create_room(
                     NewRoom(
-                        room_id, code, mode, seats, public, user.id, user.nickname, bots_replace_leavers, user.agent,
+                        room_id,
+                        code,
+                        mode,
+                        seats,
+                        public,
+                        user.id,
+                        user.nickname,
+                        bots_replace_leavers,
+                        user.agent,
                         house_rules=house_rules or None,
+                        rated=(public if rated is None else rated) and not house_rules,
                     )
                 )
                 break

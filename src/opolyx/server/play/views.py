@@ -104,5 +104,5 @@ def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JS
         "house_rules": room.house_rules,
         "house_changes": house.changes(room.mode, room.house_rules),
         # House-rule rooms are unrated and pay no XP (said in the lobby and the room before the start).
-        "rated": not room.house_rules,
+        "rated": room.rated and not room.house_rules,
     }

@@ -5,6 +5,7 @@ import { html } from '../html.js';
 import { HouseChanges, HouseRulesEditor, draftToRules } from '../house_rules.js';
 import { t } from '../i18n.js';
 import { MODES, displayName, modeName } from '../names.js';
+import { QuickPlayCard } from '../quickplay.js';
 import { state } from '../store.js';
 
 export function seatChoices(mode) {
@@ -22,7 +23,7 @@ function RoomRow({ room }) {
   const waiting = room.status === 'waiting';
   const mine = room.players.some((p) => p.you);
   return html`<li class="room-row" data-room=${room.id}>
-    <div class="room-mode"><b>${modeName(room.mode)}</b><span class=${`status ${room.status}`}>${t(`lobby.status.${room.status}`)}</span></div>
+    <div class="room-mode"><b>${modeName(room.mode)}</b>${room.rated && html`<span class="chip rated">${t('quick.rated')}</span>`}<span class=${`status ${room.status}`}>${t(`lobby.status.${room.status}`)}</span></div>
     <div class="room-seats">${t('lobby.seats_filled', { n: filled, total: room.seats })}
       ${room.spectators > 0 && html` · ${t('lobby.spectators', { n: room.spectators })}`}</div>
     <${HouseChanges} changes=${room.house_changes} compact=${true} />
@@ -81,6 +82,7 @@ export function LobbyScreen() {
   const busy = (state.user && state.user.room) || state.ui.busyRoom;
   return html`<main class="lobby-screen">
     ${busy && html`<div class="banner">${t('lobby.in_game')} <button class="primary" onClick=${() => go(`room/${busy}`)}>${t('lobby.back_to_game')}</button></div>`}
+    <${QuickPlayCard} />
     <div class="lobby-grid">
       <section class="card rooms">
         <h2>${t('lobby.public_rooms')}</h2>

@@ -7,6 +7,7 @@ import { html } from '../html.js';
 import { LANGUAGES, t } from '../i18n.js';
 import { modeName, squareName } from '../names.js';
 import { AVATARS, Avatar, RARITIES, RARITY_BONUS, XpBar, ensureBoardLoaded } from '../progress_view.js';
+import { RatingsCard } from '../rating_view.js';
 import { set, state } from '../store.js';
 import { SignInCard } from './signin.js';
 
@@ -151,6 +152,7 @@ export function ProfileScreen() {
       ${profile.email && html`<p class="muted small">${t('profile.signed_in_as', { email: profile.email })}</p>`}
     </section>
     ${u.guest && html`<${SignInCard} />`}
+    <${RatingsCard} />
     <section class="card"><h2>${t('profile.cards')}</h2><${Cards} cards=${profile.cards} /></section>
     <section class="card"><h2>${t('profile.recent_games')}</h2><${Games} games=${profile.recent_games} /></section>
     <${Settings} profile=${profile} reload=${setProfile} />
