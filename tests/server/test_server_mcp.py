@@ -51,7 +51,7 @@ async def play_blitz_to_the_end(client: Client, max_seconds: float = 240) -> dic
     assert {"read_chat", "send_chat"} <= tools
     state = await call(client, "create_room", {"mode": "blitz", "seats": 3, "bots": 2})
     assert state["started"] and state["your_seat"] is not None
-    assert "Players:" in state["summary"]
+    assert "[you]" in state["summary"] and "Round 1 of 25" in state["summary"]
     await call(client, "send_chat", {"text": "good luck"})
     chat = await call(client, "read_chat")
     assert [m["text"] for m in chat["messages"]] == ["good luck"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str, *, room: str | None = None) -> None:
@@ -27,11 +29,15 @@ class RoomRefused(Exception):
 class ActionRefused(Exception):
     """An intent refused before or by the engine; becomes an error frame, changes nothing."""
 
-    def __init__(self, code: str, message: str, *, reason: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, *, reason: str | None = None, data: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.reason = reason
+        # The engine's numbers behind the refusal, where it gives them (e.g. an unfair trade's values).
+        self.data = data
 
 
 # HTTP (lobby) codes

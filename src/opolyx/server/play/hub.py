@@ -288,7 +288,9 @@ class RoomHub:
         try:
             events = game.apply(seat, action)
         except self.ctx.engine().IllegalAction as exc:
-            raise ActionRefused(E.ILLEGAL_ACTION, str(exc) or "illegal", reason=exc.code) from exc
+            raise ActionRefused(
+                E.ILLEGAL_ACTION, str(exc) or "illegal", reason=exc.code, data=getattr(exc, "data", None)
+            ) from exc
         except Exception as exc:
             # The engine must leave the game unchanged on refusal, but a crash may not; rebuild.
             log.exception("engine failed on %r by seat %s in room %s", action, seat, self.room.id)
