@@ -111,7 +111,10 @@ async def try_a_trade(
               "take": {"cash": 3 * price, "squares": []}}
     with pytest.raises(ToolFailed) as refused:
         await call(client, "act", {"action": greedy, "seq": state["seq"]})
-    assert refused.value.code == "unfair_trade" or "unfair_trade" in refused.value.text, refused.value.text
+    if "(engine: unfair_trade)" not in refused.value.text:
+        assert refused.value.code in MOVED_ON, refused.value.text
+        return None  # the table moved on meanwhile (a bot, a clock): try at the next turn
+    assert refused.value.code == "illegal_action"
     data = json.loads(refused.value.text.split("data=", 1)[1])
     assert data["give_value"] == price and data["take_value"] == 3 * price
     assert data["fairness_percent"] == fair_limit and data["smaller_side_at_least"] == -(-3 * price * fair_limit // 100)
@@ -121,7 +124,11 @@ async def try_a_trade(
     offer["to"] = [partner]
     offer["give"]["squares"] = [square]
     offer["take"] = {str(partner): {"cash": price, "cash_max": offer["take"][str(partner)]["cash_max"], "squares": []}}
-    after = await call(client, "act", {"action": offer, "seq": state["seq"]})
+    try:
+        after = await call(client, "act", {"action": offer, "seq": state["seq"]})
+    except ToolFailed as exc:
+        assert exc.code in MOVED_ON, exc.text
+        return None
     events += after["events"]
     proposed = [e for e in after["events"] if " trade_proposed " in e and f"from={after['your_seat']}" in e]
     assert proposed, after["events"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -46,9 +47,14 @@ def test_the_summary_names_every_player_holdings_and_who_must_decide(seed: int, 
             for sq in snap["squares"]:
                 square = board.squares[sq["index"]]
                 if sq["owner"] is not None and square.kind == "street":
-                    # The numbers a decision needs: the group held and the cost of a build level.
-                    assert f"{square.index} {square.name} ({square.group} " in text
-                    assert f"build {square.level_cost}" in text
+                    # The numbers a decision needs: the group, how much of it is held, and the cost of a
+                    # build level once it is complete.
+                    group = [s for s in board.squares if s.kind == "street" and s.group == square.group]
+                    held = sum(1 for s in group if snap["squares"][s.index]["owner"] == sq["owner"])
+                    assert re.search(rf"{square.group} [0-9, LA-Za-z]*\b{square.index}\b", text), text
+                    assert f"({held}/{len(group)}" in text
+                    if held == len(group):
+                        assert f"build {square.level_cost}" in text
             if snap["offer"] is not None:
                 assert f"For sale: {snap['offer']} {board.squares[snap['offer']].name}" in text
             assert "[you]" in text

@@ -123,8 +123,9 @@ class AgentPlayer:
         self.seen_at = 0.0
         # Trade offers this seat made, to pick out their answers.
         self.my_trades: set[int] = set()
-        # The standing maximum bid: (auction id, amount), and the seq a bid or pass was last sent at.
-        self.max_bid: tuple[int, int] | None = None
+        # The standing maximum bid: (auction id, or None for the next auction; amount), and the seq a bid
+        # or pass was last sent at.
+        self.max_bid: tuple[int | None, int] | None = None
         self._sent_at_seq = -1
         self.events_delivered = 0
         self.events_left_out = 0
@@ -225,11 +226,11 @@ class AgentPlayer:
 
     # --- the game ------------------------------------------------------------------------------------
 
-    def state(self, table: RoomSocket | None = None) -> JSON:
+    def state(self, table: RoomSocket | None = None, brief: bool = False) -> JSON:
         table = table or self._table()
         bid = self._standing_bid(table)
         out: JSON = {
-            "summary": summarize(table.room, table.you, table.game, table.deadlines, bid),
+            "summary": summarize(table.room, table.you, table.game, table.deadlines, bid, brief=brief),
             "room": table.room["id"] if table.room else None,
             "your_seat": table.seat,
             "your_turn": table.my_turn(),
@@ -337,7 +338,7 @@ class AgentPlayer:
                 if late is not None:
                     raise late from exc
             raise
-        return self.state(table)
+        return self.state(table, brief=True)
 
     def _wire_action(self, action: JSON) -> JSON:
         if action.get("type") == "propose_trade":
@@ -393,19 +394,23 @@ class AgentPlayer:
         if amount <= 0:
             self.max_bid = None
             return self.state(table)
-        if not auction:
-            raise OpolyxError("no_auction", "no auction is running; set a maximum when one is")
-        self.max_bid = (int(auction["id"]), int(amount))
+        # No auction yet (e.g. just before declining a purchase): the maximum waits for the next one.
+        self.max_bid = (int(auction["id"]) if auction else None, int(amount))
         self._sent_at_seq = -1
         await table.wake()  # the bidder acts at once if it is this seat's bid now
         await asyncio.sleep(0.05)  # and its bid is usually back before the state is read
         return self.state(table)
 
     def _standing_bid(self, table: RoomSocket) -> int | None:
+        """The maximum for the running auction (one set for "the next auction" binds to it here)."""
         auction = (table.game or {}).get("auction")
-        if self.max_bid is None or not auction or auction.get("id") != self.max_bid[0]:
+        if self.max_bid is None or not auction:
             return None
-        return self.max_bid[1]
+        bound, amount = self.max_bid
+        if bound is None:
+            self.max_bid = (int(auction["id"]), amount)
+            return amount
+        return amount if auction.get("id") == bound else None
 
     def _auction_turn(self, table: RoomSocket) -> bool:
         auction = (table.game or {}).get("auction")

@@ -51,26 +51,39 @@ def _group_of(board: Board, sq: Square) -> list[Square]:
     return [s for s in board.squares if s.kind == sq.kind]
 
 
-def _holding(board: Board, game: JSON, view: JSON, owners: dict[int, int | None]) -> str:
-    """One owned company with what a decision needs: its group and how much of it the owner holds, the
-    rent a tenant pays now, the cost of a build level, and a mortgage."""
-    sq = board.squares[view["index"]]
-    seat = view.get("owner")
-    group = _group_of(board, sq)
-    held = sum(1 for s in group if owners.get(s.index) == seat)
-    name = sq.group if sq.kind == "street" else sq.kind
-    parts = [f"{sq.index} {sq.name} ({name} {held}/{len(group)}"]
-    if view.get("mortgaged"):
-        parts.append("mortgaged")
-    elif "rent" in view:
-        parts.append(f"rent {view['rent']}")
-    elif sq.kind == "utility" and board.utility_multipliers:
-        parts.append(f"rent dice x{board.utility_multipliers[min(held, len(board.utility_multipliers)) - 1]}")
-    if sq.kind == "street":
-        if view.get("level"):
-            parts.append(f"level {view['level']}")
-        parts.append(f"build {sq.level_cost}")
-    return ", ".join(parts) + ")"
+def _holdings(board: Board, views: list[JSON], owners: dict[int, int | None]) -> str:
+    """One seat's companies by group, with what a decision needs: how much of the group it holds, the rent
+    a tenant pays now on each, and the build cost once the group is complete. Names are left to the board
+    (get_rules): numbers keep a game's worth of summaries small."""
+    by_group: dict[str, list[JSON]] = {}
+    for view in views:
+        sq = board.squares[view["index"]]
+        by_group.setdefault(str(sq.group if sq.kind == "street" else sq.kind), []).append(view)
+    parts = []
+    for name, group_views in by_group.items():
+        first = board.squares[group_views[0]["index"]]
+        group = _group_of(board, first)
+        seat = group_views[0].get("owner")
+        held = sum(1 for s in group if owners.get(s.index) == seat)
+        items, rents = [], []
+        for view in group_views:
+            item = str(view["index"])
+            if view.get("level"):
+                item += f" L{view['level']}"
+            if view.get("mortgaged"):
+                item += " mortgaged"
+            elif "rent" in view:
+                rents.append(str(view["rent"]))
+            items.append(item)
+        note = f"{held}/{len(group)}"
+        if rents:
+            note += ", rent " + ",".join(rents)
+        elif first.kind == "utility" and board.utility_multipliers and not all(v.get("mortgaged") for v in group_views):
+            note += f", rent dice x{board.utility_multipliers[min(held, len(board.utility_multipliers)) - 1]}"
+        if first.kind == "street" and held == len(group):
+            note += f", build {first.level_cost}"
+        parts.append(f"{name} {','.join(items)} ({note})")
+    return "; ".join(parts)
 
 
 def _kind(seat: JSON) -> str:
@@ -83,13 +96,16 @@ def summarize(
     game: JSON | None,
     deadlines: list[JSON],
     max_bid: int | None = None,
+    brief: bool = False,
 ) -> str:
-    """A compact, readable account of the room and the game from one seat's point of view."""
+    """A compact, readable account of the room and the game from one seat's point of view. ``brief`` leaves
+    out the other players' lines while the game runs (``act``'s answer: the caller has just seen them, and
+    its events say what changed)."""
     if room is None:
         return "Not in a room. List rooms, create one or join one by its code."
     seat = you.get("seat") if you else None
     lines = [
-        f"Room {room['id']}: {room['mode']}, {room['status']}"
+        f"{room['mode'].capitalize()} room, {room['status']}"
         + (f", join code {room['code']}" if room.get("code") else "")
         + (f". You are seat {seat}." if seat is not None else ". You are watching (no seat).")
     ]
@@ -108,6 +124,8 @@ def summarize(
     owners = {sq["index"]: sq.get("owner") for sq in game.get("squares", [])}
     for p in game["players"]:
         who = "you" if p["seat"] == seat else kinds.get(p["seat"], "person")
+        if brief and who != "you" and not game.get("over"):
+            continue
         if p["out"]:
             lines.append(f"seat {p['seat']} {p['name']} [{who}]: out ({p['out_reason']})")
             continue
@@ -116,12 +134,10 @@ def summarize(
             state += ", in jail"
         if p.get("team") is not None and rules.get("teams"):
             state += f", team {p['team']}"
-        owned = [
-            _holding(board, game, sq, owners) for sq in game.get("squares", []) if sq.get("owner") == p["seat"]
-        ]
+        owned = [sq for sq in game.get("squares", []) if sq.get("owner") == p["seat"]]
         lines.append(
             f"seat {p['seat']} {p['name']} [{who}]: {state}, net worth {p['net_worth']}; owns "
-            + ("; ".join(owned) if owned else "nothing")
+            + (_holdings(board, owned, owners) if owned else "nothing")
         )
     if game.get("over"):
         result = game.get("result") or {}

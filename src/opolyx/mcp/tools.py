@@ -66,10 +66,10 @@ decline_trade.
 Pass "seq" (the state's) to act only on the state you decided on: stale_state if the game moved.
 clock_expired means your decision's clock ran out first (the timeout played a default)."""
 
-READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-PLAYS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
-WAITS = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
-LEAVES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
+# What a client may do without asking its user: read-only tools change nothing; leaving resigns a game.
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False)
+PLAYS = ToolAnnotations(read_only_hint=False, destructive_hint=False)
+LEAVES = ToolAnnotations(read_only_hint=False, destructive_hint=True)
 
 
 def explain(exc: OpolyxError) -> ToolError:
@@ -133,7 +133,11 @@ def build_server(resolve: Resolve, guard: Guard | None = None) -> MCPServer:
 
     def tool(annotations: ToolAnnotations, description: str | None = None) -> Callable[[Any], Any]:
         def register(fn: Callable[..., Any]) -> Any:
-            mcp.add_tool(fn, description=description or _described(fn), annotations=annotations)
+            # No output schema: answers are the compact text and the same data as structured content
+            # (``compact``), and a schema that says only "an object" cost each tool's listing 80 characters.
+            mcp.add_tool(
+                fn, description=description or _described(fn), annotations=annotations, structured_output=False
+            )
             return fn
 
         return register
@@ -220,12 +224,13 @@ def build_server(resolve: Resolve, guard: Guard | None = None) -> MCPServer:
         ctx: Context,
         amount: Annotated[int, Field(ge=0, description="The most you will pay in the running auction; 0 clears.")],
     ) -> JSON:
-        """A standing maximum for the running auction: each time the bidding comes round to you the server
-        bids the minimum for you (raises are exactly one step) while it is at most this amount, and passes
-        for you once it is above, within the 10 s bid clock however long you think. Returns the state."""
+        """A standing maximum for the running auction (or, with none running, the next one: set it before
+        you decline a purchase): each time the bidding comes round to you the server bids the minimum for
+        you (raises are exactly one step) while it is at most this amount, and passes once it is above,
+        within the 10 s bid clock however long you think. Returns the state."""
         return await run(ctx, lambda a: _max_bid(a, amount))
 
-    @tool(WAITS)
+    @tool(READ_ONLY)
     async def wait_for_turn(
         ctx: Context,
         timeout_seconds: Annotated[
