@@ -12,7 +12,7 @@ would (wait_for_turn, then act with one of the legal actions and the state's seq
 - with ``--think S``: games where the model thinks S seconds before every decision, on a server whose
   clocks run at ``--scale`` (12 s against a 10 s bid clock is 0.6 s against 0.5 s at scale 0.05): how
   many decisions came too late (``clock_expired``), first acting on auctions itself, then with a standing
-  maximum bid (``set_max_bid`` before declining a purchase).
+  maximum bid (``set_max_bid`` for the next auction, set again after each auction ends).
 
     python benchmarks/agents.py --agents 4                 # starts its own server on a temporary SQLite file
     python benchmarks/agents.py --agents 1 --think 12 --scale 0.05
@@ -61,6 +61,10 @@ class Game:
     delivered: int = 0
     state_seqs: list[int] = field(default_factory=list)
     outcomes: Counter[str] = field(default_factory=Counter)
+    # Which clocks a late decision missed, and the seat's own timeouts among its events.
+    late_clocks: Counter[str] = field(default_factory=Counter)
+    own_timeouts: int = 0
+    auctions_seen: int = 0
     total_events: int = 0
     former_delivered: int = 0
 
@@ -85,11 +89,21 @@ async def timed(
     game.chars += len(text) + len(json.dumps(args)) + len(tool)
     if result.is_error:
         code = text.split(":", 2)[1].strip() if text.startswith("Error executing tool") else text.split(":")[0]
+        clock = re.search(r'"clock":"(\w+)"', text)
+        if code == "clock_expired" and clock:
+            game.late_clocks[clock.group(1)] += 1
         return None, code
     data = json.loads(text)
     if "seq" in data:
         game.state_seqs.append(int(data["seq"]))
-        game.delivered += sum(1 for e in data.get("events", []) if e[:1].isdigit())
+        events = [e for e in data.get("events", []) if e[:1].isdigit()]
+        game.delivered += len(events)
+        seat = data.get("your_seat")
+        game.own_timeouts += sum(
+            1 for e in events
+            if f" seat={seat} " in e + " " and ("timed_out" in e or 'reason="timeout"' in e)
+        )
+        game.auctions_seen += sum(1 for e in events if " auction_won " in e or " auction_unsold " in e)
         found = re.search(r"^Round (\d+)", data.get("summary", ""), re.M)
         if found:
             game.rounds = max(game.rounds, int(found.group(1)))
@@ -103,7 +117,12 @@ async def play(
     state, _ = await timed(client, times, game, "create_room", {"mode": "blitz", "seats": 3, "bots": 2})
     assert state is not None
     game.room = state["room"]
+    armed_at = -1  # auctions ended when the standing maximum was last set
     while not state["over"]:
+        if standing_bid and armed_at != game.auctions_seen:
+            # A policy set once per auction, between decisions: the most this seat pays in the next one.
+            await timed(client, times, game, "set_max_bid", {"amount": 1500})
+            armed_at = game.auctions_seen
         state = (await timed(client, times, game, "wait_for_turn", {"timeout_seconds": 30}))[0] or state
         if not state["your_turn"] or state["over"]:
             continue
@@ -112,10 +131,6 @@ async def play(
             continue
         if think:
             await asyncio.sleep(think)  # the model reads and decides
-        if standing_bid and action["type"] == "decline":
-            # The auction that follows would ask for a bid every few seconds: name the most to pay now.
-            price = int(state["summary"].split(" at ", 1)[1].split(".", 1)[0]) if "For sale:" in state["summary"] else 0
-            await timed(client, times, game, "set_max_bid", {"amount": price})
         game.decisions += 1
         after, outcome = await timed(client, times, game, "act", {"action": action, "seq": state["seq"]})
         game.outcomes[outcome] += 1
@@ -198,19 +213,26 @@ async def measure(base: str, agents: int, games: int) -> None:
     report_costs(played, listing)
 
 
-async def measure_thinking(base: str, think: float, scale: float) -> None:
+async def measure_thinking(base: str, think: float, scale: float, games: int) -> None:
     key = make_key(base, 0)
-    print(f"a model thinking {think:g} s per decision (clocks and thinking scaled by {scale:g}: "
-          f"{think * scale:.2f} s per decision against a {10 * scale:.2f} s bid clock)")
+    print(f"a model thinking {think:g} s per decision, {games} Blitz game(s) each way (clocks and thinking "
+          f"scaled by {scale:g}: {think * scale:.2f} s per decision against a {60 * scale:.1f} s turn and a "
+          f"{10 * scale:.2f} s bid clock)")
     for standing in (False, True):
         times: Latencies = defaultdict(list)
         start = time.perf_counter()
-        [game] = await agent(base, key, 1, times, think * scale, standing)
-        late = game.outcomes.get("clock_expired", 0)
-        how = "with set_max_bid before declining" if standing else "bidding itself"
-        print(f"  {how:34s}: {game.decisions} decisions in {game.rounds} rounds, {late} too late "
-              f"(clock_expired), {game.outcomes.get('stale_state', 0)} stale, "
-              f"outcomes {dict(game.outcomes)}, wall {time.perf_counter() - start:.0f} s")
+        played = await agent(base, key, games, times, think * scale, standing)
+        late: Counter[str] = Counter()
+        for g in played:
+            late.update(g.late_clocks)
+        decisions = sum(g.decisions for g in played)
+        rounds = sum(g.rounds for g in played)
+        stale = sum(g.outcomes.get("stale_state", 0) for g in played)
+        timeouts = sum(g.own_timeouts for g in played)
+        how = "with a standing maximum bid" if standing else "bidding itself"
+        print(f"  {how}: {decisions} decisions in {rounds} rounds; {sum(late.values())} too late "
+              f"(clock_expired, by clock: {dict(late)}), {stale} stale_state, {timeouts} own timeouts "
+              f"among its events; wall {time.perf_counter() - start:.0f} s")
 
 
 def main() -> int:
@@ -224,7 +246,7 @@ def main() -> int:
 
     async def run(base: str) -> None:
         if args.think:
-            await measure_thinking(base, args.think, args.scale)
+            await measure_thinking(base, args.think, args.scale, args.games)
         else:
             await measure(base, args.agents, args.games)
 

@@ -40,8 +40,8 @@ MAX_EVENTS = 40
 QUIET_EVENTS = frozenset({"seed_committed", "seed_revealed"})
 # Events that mean one of the seat's own clocks ran out.
 TIMEOUT_EVENTS = frozenset({"turn_timed_out", "pay_step_timed_out"})
-# Event fields that name a seat the event concerns.
-SEAT_FIELDS = ("seat", "from", "to", "debtor", "winner", "leader", "creditor")
+# Event fields that name a seat the event concerns (a trade's "from"/"to" too; elsewhere "to" is a square).
+SEAT_FIELDS = ("seat", "debtor", "winner", "leader", "creditor")
 CLOCK_EXPIRED = "clock_expired"
 STALE_STATE = "stale_state"
 # Keys of the propose_trade template that are description, not part of an offer.
@@ -281,9 +281,11 @@ class AgentPlayer:
             return False
         if event.get("type") == "trade_proposed" and event.get("from") == seat:
             return True
-        trade = event.get("trade", event.get("id") if str(event.get("type", "")).startswith("trade_") else None)
-        if isinstance(trade, int) and trade in self.my_trades:
-            return True
+        kind = str(event.get("type", ""))
+        if kind.startswith("trade_"):
+            trade = event.get("trade", event.get("id"))
+            if (isinstance(trade, int) and trade in self.my_trades) or seat in (event.get("from"), event.get("to")):
+                return True
         return any(event.get(k) == seat for k in SEAT_FIELDS)
 
     def _new_events(self, table: RoomSocket) -> list[str]:
@@ -308,9 +310,11 @@ class AgentPlayer:
         left_out = 0
         if len(fresh) > MAX_EVENTS:
             # Keep what concerns this seat (its timeouts, answers to its offers, its rent...) and the newest.
-            mine = [i for i, (_, e) in enumerate(fresh) if self._concerns_me(e, seat)]
-            room_for_rest = max(0, MAX_EVENTS - len(mine))
-            keep = set(mine) | set(range(len(fresh) - room_for_rest, len(fresh)))
+            keep = {i for i, (_, e) in enumerate(fresh) if self._concerns_me(e, seat)}
+            for i in range(len(fresh) - 1, -1, -1):
+                if len(keep) >= MAX_EVENTS:
+                    break
+                keep.add(i)
             left_out = len(fresh) - len(keep)
             fresh = [x for i, x in enumerate(fresh) if i in keep]
         lines = [compact_event(s, e) for s, e in fresh]
