@@ -12,7 +12,7 @@ would (wait_for_turn, then act with one of the legal actions and the state's seq
 - with ``--think S``: games where the model thinks S seconds before every decision, on a server whose
   clocks run at ``--scale`` (12 s against a 10 s bid clock is 0.6 s against 0.5 s at scale 0.05): how
   many decisions came too late (``clock_expired``), first acting on auctions itself, then with a standing
-  maximum bid (``set_max_bid`` for the next auction, set again after each auction ends).
+  maximum bid for every auction (``set_max_bid`` once, at the start).
 
     python benchmarks/agents.py --agents 4                 # starts its own server on a temporary SQLite file
     python benchmarks/agents.py --agents 1 --think 12 --scale 0.05
@@ -64,7 +64,6 @@ class Game:
     # Which clocks a late decision missed, and the seat's own timeouts among its events.
     late_clocks: Counter[str] = field(default_factory=Counter)
     own_timeouts: int = 0
-    auctions_seen: int = 0
     total_events: int = 0
     former_delivered: int = 0
 
@@ -103,7 +102,6 @@ async def timed(
             1 for e in events
             if f" seat={seat} " in e + " " and ("timed_out" in e or 'reason="timeout"' in e)
         )
-        game.auctions_seen += sum(1 for e in events if " auction_won " in e or " auction_unsold " in e)
         found = re.search(r"^Round (\d+)", data.get("summary", ""), re.M)
         if found:
             game.rounds = max(game.rounds, int(found.group(1)))
@@ -117,12 +115,10 @@ async def play(
     state, _ = await timed(client, times, game, "create_room", {"mode": "blitz", "seats": 3, "bots": 2})
     assert state is not None
     game.room = state["room"]
-    armed_at = -1  # auctions ended when the standing maximum was last set
+    if standing_bid:
+        # A policy set once: the most this seat pays in any auction; the connector bids within the clock.
+        await timed(client, times, game, "set_max_bid", {"amount": 1500, "every_auction": True})
     while not state["over"]:
-        if standing_bid and armed_at != game.auctions_seen:
-            # A policy set once per auction, between decisions: the most this seat pays in the next one.
-            await timed(client, times, game, "set_max_bid", {"amount": 1500})
-            armed_at = game.auctions_seen
         state = (await timed(client, times, game, "wait_for_turn", {"timeout_seconds": 30}))[0] or state
         if not state["your_turn"] or state["over"]:
             continue

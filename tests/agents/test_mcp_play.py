@@ -305,6 +305,28 @@ async def test_a_standing_maximum_bids_within_the_clock(start_server: Callable[.
         owner.close()
 
 
+async def test_a_maximum_for_every_auction_bids_before_the_agent_is_asked(
+    start_server: Callable[..., ThreadServer],
+) -> None:
+    server = start_server(engine=auction_engine, clock_scale=0.1)
+    owner = Person(server.base, "Ada")
+    try:
+        key = owner.post("/api/keys", {"label": "slow agent"}).json()["key"]
+        async with http_client(server, key) as client:
+            state = await call(client, "create_room", {"mode": "blitz", "seats": 2, "bots": 1})
+            state = await call(client, "set_max_bid", {"amount": 800, "every_auction": True})
+            state = await call(client, "act", {"action": {"type": "roll"}, "seq": state["seq"]})
+            state = await call(client, "act", {"action": {"type": "decline"}, "seq": state["seq"]})
+            await asyncio.sleep(2)  # two bid clocks: nobody asks the agent
+            after = await call(client, "get_state")
+            events = state["events"] + after["events"]
+            mine = [e for e in events if e.split(" ")[1].startswith("auction_") and "seat=0" in e]
+            assert mine and not any("timeout" in e for e in mine), events
+            assert any(" auction_won " in e or " auction_unsold " in e for e in events), events
+    finally:
+        owner.close()
+
+
 async def test_a_stale_seq_gets_stale_state(server: ThreadServer, people: Any) -> None:
     key = people("Ada").post("/api/keys", {"label": "test agent"}).json()["key"]
     async with http_client(server, key) as client:

@@ -126,6 +126,8 @@ class AgentPlayer:
         # The standing maximum bid: (auction id, or None for the next auction; amount), and the seq a bid
         # or pass was last sent at.
         self.max_bid: tuple[int | None, int] | None = None
+        # The maximum for every auction (set_max_bid's every_auction), where no auction's own applies.
+        self.max_bid_every: int | None = None
         self._sent_at_seq = -1
         self.events_delivered = 0
         self.events_left_out = 0
@@ -392,9 +394,16 @@ class AgentPlayer:
 
     # --- the standing maximum bid ----------------------------------------------------------------
 
-    async def set_max_bid(self, amount: int) -> JSON:
+    async def set_max_bid(self, amount: int, every_auction: bool = False) -> JSON:
         table = self._table()
         auction = (table.game or {}).get("auction")
+        if every_auction:
+            # A standing policy: the same maximum in every auction from now on, until cleared.
+            self.max_bid_every = amount if amount > 0 else None
+            self._sent_at_seq = -1
+            await table.wake()
+            await asyncio.sleep(0.05)
+            return self.state(table)
         if amount <= 0:
             self.max_bid = None
             return self.state(table)
@@ -408,13 +417,16 @@ class AgentPlayer:
     def _standing_bid(self, table: RoomSocket) -> int | None:
         """The maximum for the running auction (one set for "the next auction" binds to it here)."""
         auction = (table.game or {}).get("auction")
-        if self.max_bid is None or not auction:
+        if not auction:
             return None
-        bound, amount = self.max_bid
-        if bound is None:
-            self.max_bid = (int(auction["id"]), amount)
-            return amount
-        return amount if auction.get("id") == bound else None
+        if self.max_bid is not None:
+            bound, amount = self.max_bid
+            if bound is None:
+                self.max_bid = (int(auction["id"]), amount)
+                return amount
+            if auction.get("id") == bound:
+                return amount
+        return self.max_bid_every
 
     def _auction_turn(self, table: RoomSocket) -> bool:
         auction = (table.game or {}).get("auction")

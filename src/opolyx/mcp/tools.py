@@ -222,13 +222,16 @@ def build_server(resolve: Resolve, guard: Guard | None = None) -> MCPServer:
     @tool(PLAYS)
     async def set_max_bid(
         ctx: Context,
-        amount: Annotated[int, Field(ge=0, description="The most you will pay in the running auction; 0 clears.")],
+        amount: Annotated[int, Field(ge=0, description="The most you will pay; 0 clears.")],
+        every_auction: Annotated[
+            bool, Field(description="For every auction from now on (until cleared), not just this or the next.")
+        ] = False,
     ) -> JSON:
-        """A standing maximum for the running auction (or, with none running, the next one: set it before
-        you decline a purchase): each time the bidding comes round to you the server bids the minimum for
-        you (raises are exactly one step) while it is at most this amount, and passes once it is above,
-        within the 10 s bid clock however long you think. Returns the state."""
-        return await run(ctx, lambda a: _max_bid(a, amount))
+        """A standing maximum bid for the running auction (or, with none running, the next one: set it
+        before you decline a purchase), or for every auction: each time the bidding comes round to you the
+        server bids the minimum for you (raises are exactly one step) while it is at most this amount, and
+        passes once it is above, within the 10 s bid clock however long you think. Returns the state."""
+        return await run(ctx, lambda a: _max_bid(a, amount, every_auction))
 
     @tool(READ_ONLY)
     async def wait_for_turn(
@@ -305,8 +308,8 @@ async def _now(agent: AgentPlayer) -> JSON:
     return agent.state()
 
 
-async def _max_bid(agent: AgentPlayer, amount: int) -> JSON:
-    return await agent.set_max_bid(amount)
+async def _max_bid(agent: AgentPlayer, amount: int, every_auction: bool) -> JSON:
+    return await agent.set_max_bid(amount, every_auction)
 
 
 async def _chat(agent: AgentPlayer, since: int) -> JSON:
