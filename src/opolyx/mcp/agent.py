@@ -337,7 +337,7 @@ class AgentPlayer:
         try:
             await table.request({"type": "action", "action": action, "seq": table.seq if seq is None else seq})
         except OpolyxError as exc:
-            if exc.code in ("illegal_action", STALE_STATE):
+            if exc.code in ("illegal_action", STALE_STATE, CLOCK_EXPIRED):
                 # Wait for the frames that say why (a timeout may be on its way to this socket).
                 await asyncio.sleep(0)
                 late = self._late(table, basis)

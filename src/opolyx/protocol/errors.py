@@ -87,6 +87,8 @@ NOT_SEATED = "not_seated"
 WRONG_SEAT = "wrong_seat"
 GAME_NOT_RUNNING = "game_not_running"
 STALE_STATE = "stale_state"
+# The action was meant for a decision whose clock ran out first (the timeout played it): not stale, late.
+CLOCK_EXPIRED = "clock_expired"
 ILLEGAL_ACTION = "illegal_action"
 CHAT_TOO_LONG = "chat_too_long"
 CHAT_EMPTY = "chat_empty"
