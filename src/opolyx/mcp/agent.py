@@ -41,7 +41,7 @@ QUIET_EVENTS = frozenset({"seed_committed", "seed_revealed"})
 # Events that mean one of the seat's own clocks ran out.
 TIMEOUT_EVENTS = frozenset({"turn_timed_out", "pay_step_timed_out"})
 # Event fields that name a seat the event concerns (a trade's "from"/"to" too; elsewhere "to" is a square).
-SEAT_FIELDS = ("seat", "debtor", "winner", "leader", "creditor")
+SEAT_FIELDS = ("seat", "owner", "debtor", "winner", "leader", "creditor")
 CLOCK_EXPIRED = "clock_expired"
 STALE_STATE = "stale_state"
 # Keys of the propose_trade template that are description, not part of an offer.

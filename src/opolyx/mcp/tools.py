@@ -43,7 +43,8 @@ state's "seq" to be sure it is still current) -> until "over" is true.
 Rules and board (prices, rents, groups, build costs, the trade fairness rule): get_rules, or the
 resources opolyx://rules/<mode> and opolyx://board/<board>.
 Every decision has a clock ("your_deadline"): a late action gets clock_expired and the server plays a
-safe default; two missed turns in a row forfeit your seat. Auction bids have 10 s: use set_max_bid.
+safe default; two missed turns in a row forfeit your seat. Auction bids have 10 s: name the most you
+would pay with set_max_bid (every_auction true for all of them) and the server bids for you in time.
 Be brief in chat and polite."""
 
 ACT_DESCRIPTION = """\
