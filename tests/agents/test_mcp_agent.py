@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from opolyx.client import Client, OpolyxError
 from opolyx.mcp.agent import MAX_EVENTS, AgentPlayer, offer_from
 from opolyx.mcp.tools import explain
@@ -121,3 +124,41 @@ def test_errors_name_their_code_and_what_helps() -> None:
     assert gone.startswith("not_authenticated: ") and "revoked" in gone and "guest session" not in gone
     unfair = str(explain(OpolyxError("illegal_action", "unfair", reason="unfair_trade", data={"give_value": 1})))
     assert "(engine: unfair_trade)" in unfair and 'data={"give_value":1}' in unfair
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.tuples(st.just("event"), st.integers(0, 3), st.booleans()),
+            st.tuples(st.just("read"), st.just(0), st.just(False)),
+            st.tuples(st.just("notice"), st.integers(0, 3), st.just(False)),
+        ),
+        max_size=120,
+    )
+)
+def test_every_event_reaches_the_agent_once_and_its_own_are_never_left_out(steps: list[tuple[str, int, bool]]) -> None:
+    """However reads and events interleave (a new seq, or one more event of the current seq), each event is
+    delivered at most once, in order, and every event of the seat's own is delivered."""
+    table = Table(seat=0)
+    agent = agent_at(table)
+    seq, n, delivered = 0, 0, []
+    mine: list[str] = []
+    for kind, seat, new_seq in steps:
+        if kind == "read":
+            delivered += [e for e in agent.state()["events"] if not e.startswith("(")]
+            continue
+        if kind == "event" and new_seq:
+            seq += 1
+        n += 1
+        event = {"type": "moved", "seat": seat, "n": n}
+        table.log.append({"seq": seq, "event": event})
+        if seat == 0:
+            mine.append(f"{seq} moved n={n}")
+    delivered += [e for e in agent.state()["events"] if not e.startswith("(")]
+    numbers = [int(e.rsplit("n=", 1)[1]) for e in delivered]
+    assert numbers == sorted(set(numbers))
+    assert all(any(d.startswith(m.split(" ")[0] + " moved") and d.endswith(m.split(" ")[-1]) for d in delivered)
+               for m in mine)
+    if len(steps) <= MAX_EVENTS:
+        assert numbers == list(range(1, n + 1))
