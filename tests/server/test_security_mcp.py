@@ -158,3 +158,44 @@ def test_a_stop_does_not_wait_for_parked_waits(start_server: Callable[..., Threa
     elapsed = asyncio.run(park_then_stop())
     assert not server.thread.is_alive()
     assert elapsed < 8, f"the stop took {elapsed:.1f}s"
+
+
+def test_refusals_before_the_mcp_layer_stay_refusals_and_read_a_bounded_body(
+    start_server: Callable[..., ThreadServer],
+) -> None:
+    """A revoked key's and a flooding key's tool calls are answered as tool errors (issue 47) without
+    running the tool, other requests keep 401/429, and a refused request's body is read only so far."""
+    server = start_server(rate_ws_burst=3, rate_ws_per_second=0.001)
+    owner = Person(server.base, "Mallory")
+    try:
+        made = owner.post("/api/keys", {"label": "agent"}).json()
+        auth = {**HEADERS, "Authorization": f"Bearer {made['key']}"}
+        args = {"mode": "blitz", "seats": 2, "bots": 0, "public": True, "start": False}
+        body = tool_call("create_room", args)
+        answers = [httpx.post(server.base + "/mcp", json=body, headers=auth) for _ in range(4)]
+        assert [r.status_code for r in answers] == [200] * 4
+        error, text, _ = answer(answers[3])
+        assert error and text.startswith("rate_limited: ") and "retry_after=1000 s" in text
+        assert answers[3].headers["retry-after"] == "1000"
+        # Refused, not run: only the first call made a room.
+        assert len(httpx.get(server.base + "/api/rooms").json()["waiting"]) == 1
+        tools_list = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        listing = httpx.post(server.base + "/mcp", json=tools_list, headers=auth)
+        assert listing.status_code == 429 and listing.json()["code"] == "rate_limited"
+
+        assert owner.http.delete(f"/api/keys/{made['id']}").status_code == 204
+        error, text, _ = answer(httpx.post(server.base + "/mcp", json=tool_call("get_state"), headers=auth))
+        assert error and text.startswith("not_authenticated: ") and "revoked" in text
+        forged = {**HEADERS, "Authorization": "Bearer opx_" + "A" * 43}
+        error, text, _ = answer(httpx.post(server.base + "/mcp", json=tool_call("get_state"), headers=forged))
+        assert error and text.startswith("not_authenticated: ")
+        # Without any key there is nobody to answer as: 401, whatever the request.
+        bare = httpx.post(server.base + "/mcp", json=tool_call("get_state"), headers=HEADERS)
+        assert bare.status_code == 401
+        # A megabyte with a dead key is refused after a bounded read, and the server keeps answering.
+        big = json.dumps(tool_call("send_chat", {"text": "x" * 1_000_000})).encode()
+        r = httpx.post(server.base + "/mcp", content=big, headers=auth, timeout=30)
+        assert r.status_code == 401 and r.json()["code"] == "not_authenticated"
+        assert httpx.get(server.base + "/healthz").status_code == 200
+    finally:
+        owner.close()

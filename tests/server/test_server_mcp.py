@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -51,7 +52,7 @@ async def play_blitz_to_the_end(client: Client, max_seconds: float = 240) -> dic
     assert {"read_chat", "send_chat"} <= tools
     state = await call(client, "create_room", {"mode": "blitz", "seats": 3, "bots": 2})
     assert state["started"] and state["your_seat"] is not None
-    assert "Players:" in state["summary"]
+    assert "[you]" in state["summary"] and "Round 1 of 25" in state["summary"]
     await call(client, "send_chat", {"text": "good luck"})
     chat = await call(client, "read_chat")
     assert [m["text"] for m in chat["messages"]] == ["good luck"]
@@ -63,7 +64,10 @@ async def play_blitz_to_the_end(client: Client, max_seconds: float = 240) -> dic
         state = await call(client, "wait_for_turn", {"timeout_seconds": 20})
         if state["your_turn"] and not state["over"]:
             try:
-                state = await call(client, "act", {"action": choose(state["legal_actions"], rng)})
+                action = choose(state["legal_actions"], rng)
+                if action["type"] == "jackpot_bet":  # one parameterised entry: the agent names its numbers
+                    action = {"type": "jackpot_bet", "numbers": [rng.randint(1, 6)]}
+                state = await call(client, "act", {"action": action})
                 acted += 1
             except ToolFailed as exc:
                 # The game may move on (a clock, a bot; even end, with a trade offer to us still
@@ -92,6 +96,8 @@ async def test_an_sdk_client_plays_blitz_over_stdio(server: ThreadServer) -> Non
     params = StdioServerParameters(
         command=sys.executable,
         args=["-c", "from opolyx.cli import app; app()", "mcp", "--server", server.base, "--nickname", "Stdio"],
+        # The SDK starts the process with a bare environment: keep PYTHONPATH, so the code under test runs.
+        env={**os.environ},
     )
     async with Client(params) as client:
         state = await play_blitz_to_the_end(client)

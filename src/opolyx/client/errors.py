@@ -20,6 +20,8 @@ class OpolyxError(Exception):
         status: int | None = None,
         reason: str | None = None,
         room: str | None = None,
+        data: dict[str, Any] | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
@@ -27,10 +29,19 @@ class OpolyxError(Exception):
         self.status = status
         self.reason = reason
         self.room = room
+        # The numbers behind a refusal (an unfair trade's values), and how long to wait after rate_limited.
+        self.data = data
+        self.retry_after = retry_after
 
     @classmethod
     def from_frame(cls, frame: dict[str, Any]) -> OpolyxError:
-        return cls(str(frame.get("code")), str(frame.get("message")), reason=frame.get("reason"))
+        data = frame.get("data")
+        return cls(
+            str(frame.get("code")),
+            str(frame.get("message")),
+            reason=frame.get("reason"),
+            data=data if isinstance(data, dict) else None,
+        )
 
 
 # Codes the client itself uses (never sent by the server).

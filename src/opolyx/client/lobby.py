@@ -70,6 +70,7 @@ class Client:
                 str(data.get("message") or r.reason_phrase),
                 status=r.status_code,
                 room=data.get("room"),
+                retry_after=_retry_after(r, data),
             )
         return r.json() if r.content else None
 
@@ -186,3 +187,14 @@ class Client:
         ws_base = "ws" + self.server[4:] if self.server.startswith("http") else self.server
         # ``game=changes``: events frames carry what changed in the game, not all of it (the socket merges).
         return RoomSocket(f"{ws_base}/ws/rooms/{room_id}?game=changes", self.headers())
+
+
+def _retry_after(r: httpx.Response, data: dict[str, Any]) -> float | None:
+    """Seconds to wait before trying again, when the server says (``Retry-After`` or ``retry_after``)."""
+    for raw in (r.headers.get("retry-after"), data.get("retry_after")):
+        try:
+            if raw is not None:
+                return max(0.0, float(raw))
+        except (TypeError, ValueError):
+            continue
+    return None

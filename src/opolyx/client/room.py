@@ -238,6 +238,10 @@ class RoomSocket:
         async with self._changed:
             self._changed.notify_all()
 
+    async def wake(self) -> None:
+        """Wake every waiter to test its predicate again (after something besides a frame changed)."""
+        await self._notify()
+
     async def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Wait until ``predicate()`` holds (checked after every frame); False when the time ran out."""
         async with self._changed:

@@ -77,6 +77,29 @@ def is_fair(game: GameState, proposer: int, recipient: int, give: Offer, take: O
     return small * 100 >= large * game.rules.trade_fairness_percent
 
 
+def unfair(game: GameState, give: Offer, take: Offer) -> IllegalAction:
+    """The refusal of an unfair offer, with the numbers to fix it: both sides' values (cash at face value,
+    a company at its price, mortgaged at price minus its redemption cost) and the range the other side must
+    fall in, so a proposer can compute a fair offer instead of guessing (both too little and too much fail)."""
+    a, b = trade_value(game, give), trade_value(game, take)
+    percent = game.rules.trade_fairness_percent
+    small, large = min(a, b), max(a, b)
+    data = {
+        "give_value": a,
+        "take_value": b,
+        "fairness_percent": percent,
+        # Given the larger side, the smaller must reach this; given the smaller, the larger may not pass that.
+        "smaller_side_at_least": -(-large * percent // 100),
+        "larger_side_at_most": small * 100 // percent if percent else None,
+    }
+    return IllegalAction(
+        "unfair_trade",
+        f"the smaller side must be worth at least {percent} % of the larger: you give {a}, you take {b} "
+        f"(the smaller side needs at least {data['smaller_side_at_least']})",
+        data,
+    )
+
+
 def parse_offer(game: GameState, raw: Any) -> Offer:
     """One side of an offer as sent (``{"cash": .., "squares": [..]}``), checked for shape only."""
     if raw is None:
@@ -178,7 +201,7 @@ def on_propose_trade(game: GameState, seat: int | None, action: Action) -> None:
         raise IllegalAction("bad_trade", "an empty trade")
     check_trade_items(game, seat, to, give, take)
     if not is_fair(game, seat, to, give, take):
-        raise IllegalAction("unfair_trade", "the smaller side must be worth at least half the larger")
+        raise unfair(game, give, take)
     t = Trade(game.new_id(), seat, to, give, take)
     game.trades[t.id] = t
     if (reported := game.reported) is None or "trade_proposed" in reported:

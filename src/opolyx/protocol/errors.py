@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str, *, room: str | None = None) -> None:
@@ -27,11 +29,15 @@ class RoomRefused(Exception):
 class ActionRefused(Exception):
     """An intent refused before or by the engine; becomes an error frame, changes nothing."""
 
-    def __init__(self, code: str, message: str, *, reason: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, *, reason: str | None = None, data: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.reason = reason
+        # The engine's numbers behind the refusal, where it gives them (e.g. an unfair trade's values).
+        self.data = data
 
 
 # HTTP (lobby) codes
@@ -81,6 +87,8 @@ NOT_SEATED = "not_seated"
 WRONG_SEAT = "wrong_seat"
 GAME_NOT_RUNNING = "game_not_running"
 STALE_STATE = "stale_state"
+# The action was meant for a decision whose clock ran out first (the timeout played it): not stale, late.
+CLOCK_EXPIRED = "clock_expired"
 ILLEGAL_ACTION = "illegal_action"
 CHAT_TOO_LONG = "chat_too_long"
 CHAT_EMPTY = "chat_empty"

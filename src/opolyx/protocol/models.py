@@ -551,6 +551,11 @@ class ErrorFrameOut(BaseModel):
     message: str
     ref: Ref | None = None
     reason: str | None = Field(default=None, description="illegal_action: the engine's own code.")
+    data: dict[str, Any] | None = Field(
+        default=None,
+        description="The numbers behind an engine refusal, where it gives them (unfair_trade: both sides' "
+        "values and the limits).",
+    )
 
 
 class PongOut(BaseModel):

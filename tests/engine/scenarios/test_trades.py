@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from scenario_kit import cash, find, kinds, make, refuse, setup, timeout
+
+from opolyx.engine import IllegalAction
 
 
 def offer(to: int, give: dict[str, Any] | None = None, take: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -61,6 +64,26 @@ def test_fairness_smaller_side_at_least_half_the_larger(mode: str) -> None:
     propose(game, 0, 1, {"cash": 1000}, {"cash": 2000})
     propose(game, 0, 1, {"squares": [5]}, {"cash": 1000})
     propose(game, 0, 1, {"squares": [5]}, {"cash": 4000})
+
+
+def test_an_unfair_offer_is_refused_with_both_values_and_the_limit(mode: str) -> None:
+    """An agent can compute a fair offer from the refusal: what each side is worth and where the line is."""
+    game = make(mode)
+    setup(game, 0, owns=[5])  # worth 2000
+    before = game.snapshot()
+    for give, take, values, at_least, at_most in (
+        ({"squares": [5]}, {"cash": 4001}, (2000, 4001), 2001, 4000),  # overpaid
+        ({"squares": [5]}, {"cash": 999}, (2000, 999), 1000, 1998),  # underpaid
+    ):
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(0, offer(1, give, take))
+        assert refused.value.code == "unfair_trade"
+        assert refused.value.data == {
+            "give_value": values[0], "take_value": values[1], "fairness_percent": 50,
+            "smaller_side_at_least": at_least, "larger_side_at_most": at_most,
+        }
+        assert str(values[0]) in str(refused.value) and str(values[1]) in str(refused.value)
+    assert game.snapshot() == before
 
 
 def test_at_most_three_open_offers(mode: str) -> None:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,8 +36,14 @@ from opolyx.server.agents.waits import SCOPE_KEY, McpCall, WaitGate
 log = logging.getLogger(__name__)
 
 PATH = "/mcp"
+REVOKED = (
+    "the server no longer accepts this API key (revoked, or its account deleted); make a new key on "
+    "your profile page; retrying will not help"
+)
 # An agent's table is closed after this long without a tool call (its seat plays on under the clocks).
 IDLE_SECONDS = 30 * 60.0
+# A refused request's body is read at most this far to see whether it is a tool call.
+MAX_PEEK = 64 * 1024
 
 
 def bearer(headers: Any) -> str | None:
@@ -140,11 +147,19 @@ class McpEndpoint:
             user = await user_for_key(services.store, key)
         if user is not None and not await services.limiter.take("ws", f"mcp:{user.id}"):
             # Tool calls draw on the same allowance as a person's socket frames.
-            await _json(send, 429, {"code": "rate_limited", "message": "too many tool calls; slow down"})
+            wait = retry_after(services.limiter, "ws")
+            message = "too many tool calls; slow down"
+            if await _tool_error(receive, send, f"rate_limited: {message} (retry_after={wait} s)", wait):
+                return
+            body = {"code": "rate_limited", "message": message, "retry_after": wait}
+            await _json(send, 429, body, [(b"retry-after", str(wait).encode())])
             return
         if user is None:
             if key is not None:
                 await self.pool.forget(key)
+                if is_api_key(key) and await _tool_error(receive, send, f"not_authenticated: {REVOKED}"):
+                    # A model mid-game reads why its calls fail instead of a transport error.
+                    return
             message = "the MCP endpoint needs a live personal API key (Bearer)"
             challenge = [(b"www-authenticate", b"Bearer")]
             await _json(send, 401, {"code": "not_authenticated", "message": message}, challenge)
@@ -186,8 +201,39 @@ class McpEndpoint:
             watcher.cancel()
 
 
+def retry_after(limiter: Any, kind: str) -> int:
+    """Whole seconds until the limiter gives one more token of ``kind`` (its refill rate)."""
+    rule = getattr(limiter, "rules", {}).get(kind)
+    rate = float(getattr(rule, "per_second", 1.0) or 0.0)
+    return max(1, math.ceil(1.0 / rate)) if rate > 0 else 60
+
+
+async def _tool_error(receive: Receive, send: Send, text: str, wait: int | None = None) -> bool:
+    """Answer a ``tools/call`` refused before the MCP layer as that tool's error (``isError``), which the
+    SDK hands to the model with its code; False (nothing sent) for any other request, which keeps its
+    HTTP status. The request's body is read here; nothing else reads it after a refusal."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return False
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False) or sum(map(len, chunks)) > MAX_PEEK:
+            break
+    try:
+        request = json.loads(b"".join(chunks))
+    except ValueError:
+        return False
+    if not isinstance(request, dict) or request.get("method") != "tools/call" or "id" not in request:
+        return False
+    result = {"content": [{"type": "text", "text": text}], "isError": True, "resultType": "complete"}
+    headers = [(b"retry-after", str(wait).encode())] if wait is not None else []
+    await _json(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": result}, headers)
+    return True
+
+
 async def _json(
-    send: Send, status: int, body: dict[str, str], headers: list[tuple[bytes, bytes]] | None = None
+    send: Send, status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]] | None = None
 ) -> None:
     await send(
         {

@@ -257,12 +257,13 @@ class RoomHub:
             if seat is not None and seat != mine.seat:
                 raise ActionRefused(E.WRONG_SEAT, f"you sit in seat {mine.seat}, not {seat}")
             if seq is not None and seq != self.seq:
-                raise ActionRefused(E.STALE_STATE, f"the game is at seq {self.seq}, you saw {seq}")
+                raise self._late(mine.seat, seq) or ActionRefused(
+                    E.STALE_STATE, f"the game is at seq {self.seq}, you saw {seq}"
+                )
             if action.get("type") == "resign" and self.room.bots_replace_leavers and not mine.out:
                 await self.take_over(mine, origin=conn, ref=ref)
                 return
             await self.apply(mine.seat, action, origin=conn, ref=ref)
-
 
     async def more_time(self, conn: Peer, ref: Any = None) -> None:
         """A player asks for more time in their own pay step: its clock grows by the mode's pay-step time,
@@ -283,6 +284,22 @@ class RoomHub:
             for peer in list(self.conns):
                 peer.send(self.snapshot_for(peer, ref if peer is conn else None))
             self._arm()
+
+    def _late(self, seat: int, seen: int) -> ActionRefused | None:
+        """``clock_expired`` when what moved the game since ``seen`` includes a timeout of the seat's own
+        decision: the sender decided in time to read, not to act (issue 47)."""
+        if not 0 <= seen < self.seq:
+            return None
+        for at, (by, action) in enumerate(self.log[seen:], start=seen + 1):
+            if by is None and action.get("type") == "timeout" and action.get("seat") == seat:
+                clock = str(action.get("clock", ""))
+                return ActionRefused(
+                    E.CLOCK_EXPIRED,
+                    f"your {clock.split(':')[0] or 'decision'} clock ran out (at seq {at}) before this action "
+                    f"arrived; the timeout played it. The game is at seq {self.seq}",
+                    data={"clock": clock, "timed_out_at_seq": at, "now_seq": self.seq},
+                )
+        return None
 
     async def take_over(self, seat: SeatRecord, *, origin: Peer | None = None, ref: Any = None) -> None:
         """(Lock held.) A bot of normal strength plays on the seat of a person who resigns; the person
@@ -312,7 +329,9 @@ class RoomHub:
         try:
             events = game.apply(seat, action)
         except self.ctx.engine().IllegalAction as exc:
-            raise ActionRefused(E.ILLEGAL_ACTION, str(exc) or "illegal", reason=exc.code) from exc
+            raise ActionRefused(
+                E.ILLEGAL_ACTION, str(exc) or "illegal", reason=exc.code, data=getattr(exc, "data", None)
+            ) from exc
         except Exception as exc:
             # The engine must leave the game unchanged on refusal, but a crash may not; rebuild.
             log.exception("engine failed on %r by seat %s in room %s", action, seat, self.room.id)

@@ -46,10 +46,14 @@ CLOSE_FLOOD = 1008
 FLOOD_STRIKES = 50
 
 
-def _error(code: str, message: str, ref: Any = None, reason: str | None = None) -> dict[str, Any]:
+def _error(
+    code: str, message: str, ref: Any = None, reason: str | None = None, data: dict[str, Any] | None = None
+) -> dict[str, Any]:
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message, "ref": ref}
     if reason is not None:
         frame["reason"] = reason
+    if data is not None:
+        frame["data"] = data
     return frame
 
 
@@ -313,7 +317,7 @@ async def _handle_frame(svc: FrameHandler, hub: RoomHub, conn: Peer, raw: str | 
         else:
             conn.send({"type": "pong", "ref": ref})
     except ActionRefused as exc:
-        conn.send(_error(exc.code, exc.message, ref, exc.reason))
+        conn.send(_error(exc.code, exc.message, ref, exc.reason, exc.data))
     except ApiError as exc:
         conn.send(_error(exc.code, exc.message, ref))
     except Exception:
