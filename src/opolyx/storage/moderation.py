@@ -179,6 +179,10 @@ class ModerationStore(abc.ABC):
     async def reports(self, *, open_only: bool, limit: int) -> list[ReportRecord]: ...
 
     @abc.abstractmethod
+    async def reports_by(self, reporter_id: str, limit: int) -> list[ReportRecord]:
+        """The reports one person filed (they see these, and no one else's)."""
+
+    @abc.abstractmethod
     async def get_report(self, report_id: int) -> ReportRecord | None: ...
 
     @abc.abstractmethod

@@ -310,6 +310,13 @@ class ModerationSql:
         async with self.engine.connect() as conn:
             return [_report(r) for r in (await conn.execute(query)).all()]
 
+    async def reports_by(self, reporter_id: str, limit: int) -> list[ReportRecord]:
+        query = (
+            mod_reports.select().where(mod_reports.c.reporter_id == reporter_id).order_by(mod_reports.c.id.desc())
+        )
+        async with self.engine.connect() as conn:
+            return [_report(r) for r in (await conn.execute(query.limit(limit))).all()]
+
     async def get_report(self, report_id: int) -> ReportRecord | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(mod_reports.select().where(mod_reports.c.id == report_id))).first()
