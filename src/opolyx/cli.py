@@ -16,6 +16,7 @@ import typer
 
 from opolyx.mcp.stdio import mcp_command
 from opolyx.server.cli import serve
+from opolyx.server.moderation.admin_cli import admin
 from opolyx.sim.cli import simulate_command
 from opolyx.story import story
 from opolyx.usage import OneLineErrors
@@ -85,6 +86,7 @@ app.command("simulate")(
 app.command("story")(story)
 app.command("mcp")(tells_missing_extra(mcp_command))
 app.command("verify")(verify_command)
+app.add_typer(admin, name="admin")
 
 
 @app.command("play")

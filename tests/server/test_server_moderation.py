@@ -106,7 +106,7 @@ def test_the_filter_in_each_language(language: str, plain: str) -> None:
 def test_a_report_keeps_its_evidence_after_the_chat_scrolls_on(start_server: Callable[..., ThreadServer]) -> None:
     srv = start_server(chat_history=5, rate_chat_burst=100)
     made = [Person(srv.base, n) for n in ("Ann", "Bob", "Cid", "Op")]
-    ann, bob, cid, op = made
+    ann, bob, _cid, op = made
     try:
         appoint(srv, op)
         room = ann.create()

@@ -505,6 +505,11 @@ class RoomService:
                     key=_opt_str(m.get("key")),
                 )
             )
+        elif kind == "room_op":
+            # An operator's call from outside the servers (``opolyx admin``): the room's owner runs it.
+            hub = self.hubs.get(str(m.get("room")))
+            if hub is not None and str(m.get("op")) in OPERATOR_CALLS:
+                self._spawn(operator_call(hub, str(m.get("op")), list(m.get("args") or ())))
         elif kind == "close_address":
             self.close_sockets(lambda conn: conn.address == str(m.get("address")))
         elif kind == "moved":
