@@ -5,6 +5,7 @@ import { html } from '../html.js';
 import { t } from '../i18n.js';
 import { MODES, displayName, modeName } from '../names.js';
 import { state } from '../store.js';
+import { FriendsPanel } from '../social.js';
 
 export function seatChoices(mode) {
   const m = state.modes;
@@ -82,7 +83,7 @@ export function LobbyScreen() {
         ${running.length ? html`<ul class="room-list" data-list="running">${running.map((r) => html`<${RoomRow} key=${r.id} room=${r} />`)}</ul>`
           : html`<p class="muted">${t('lobby.no_games')}</p>`}
       </section>
-      <div class="lobby-side"><${CreateRoom} /><${JoinCode} /></div>
+      <div class="lobby-side"><${CreateRoom} /><${JoinCode} /><${FriendsPanel} /></div>
     </div>
   </main>`;
 }
