@@ -128,7 +128,7 @@ export function FriendsPanel() {
       <button class="small primary" data-action="accept-invite" onClick=${() => joinInvite(inv)}>${t('lobby.join')}</button></li>`)}</ul>`}
     ${data && (data.friends.length
       ? html`<ul class="plain" data-list="friends">${data.friends.map((f) => html`<li data-friend=${f.name}>
-          <i class=${`dot ${f.online ? 'online' : 'offline'}`}></i> <b>${f.name}</b>
+          <i class=${`dot ${f.online ? 'online' : 'offline'}`}></i> <b>${f.name}</b>${' '}
           <span class="muted small">${f.online ? t('social.online') : t('social.offline')}</span>
           ${f.room && html` · <a href=${`#/room/${f.room.id}`} data-action="friend-room">${t('social.playing', { mode: modeName(f.room.mode) })}</a>`}
           <button class="small ghost" data-action="undo-friends" onClick=${() => act(() => social.undo('friends', f.id))}>${t('social.undo.friends')}</button></li>`)}</ul>`
