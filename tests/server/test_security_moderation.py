@@ -176,3 +176,19 @@ def test_a_muted_person_cannot_chat(server: ThreadServer, people: Callable[[str]
     bob.send({"type": "chat", "text": "still here"})
     assert bob.recv_until("error")["code"] == "chat_muted"
     assert services(server).settings.operators == op.id
+
+
+def test_hostile_text_and_ids_are_refused_before_the_database(
+    server: ThreadServer, people: Callable[[str], Person]
+) -> None:
+    """NUL and control characters (PostgreSQL refuses NUL with an error) are a coded refusal, never a 500."""
+    ann, bob, op = people("Ann"), people("Bob"), people("Op")
+    appoint(server, op)
+    r = ann.post("/api/reports", {"user": bob.id, "reason": "abuse", "note": "bad\u0000note"})
+    assert r.status_code == 422 and r.json()["code"] == "invalid_text"
+    assert ann.post("/api/social/friends", {"name": "Bob\u0000"}).json()["code"] == "invalid_text"
+    assert ann.post("/api/social/blocks", {"user": "x\u0000y"}).json()["code"] == "invalid_text"
+    assert ann.http.delete("/api/social/blocks/a%00b").status_code == 404
+    r = op.post(PREFIX + "/sanctions", {"kind": "ban", "address": "1.2.3.4\u0000", "minutes": 5, "reason": "x"})
+    assert r.status_code == 422
+    assert op.http.get(PREFIX + "/people", params={"name": "A\u0000"}).status_code == 422

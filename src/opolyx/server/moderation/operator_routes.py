@@ -8,11 +8,12 @@ import contextlib
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Path, Query
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from opolyx.jsontypes import JSON
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ApiError, RoomRefused
+from opolyx.protocol.text import clean_chat
 from opolyx.server.http.deps import RoomId, Svc
 from opolyx.server.moderation import actions
 from opolyx.server.moderation.operators import PREFIX, OperatorRoute, current_operator, operator_name
@@ -22,13 +23,14 @@ from opolyx.storage.moderation import ReportRecord, SanctionRecord
 
 router = APIRouter(prefix=PREFIX, tags=["operators"], route_class=OperatorRoute, include_in_schema=False)
 Operator = Annotated[UserRecord, Depends(current_operator)]
-Reason = Annotated[str, Field(min_length=1, max_length=500)]
+Reason = Annotated[str, Field(min_length=1, max_length=500), AfterValidator(clean_chat)]
+Ident = Annotated[str, AfterValidator(clean_chat)]
 
 
 class SanctionIn(BaseModel):
     kind: Literal["ban", "mute"]
-    user: str | None = Field(default=None, max_length=64)
-    address: str | None = Field(default=None, max_length=64)
+    user: Ident | None = Field(default=None, max_length=64)
+    address: Ident | None = Field(default=None, max_length=64)
     minutes: int = Field(ge=1, le=actions.MAX_MINUTES)
     reason: Reason
 
@@ -38,7 +40,7 @@ class ReasonIn(BaseModel):
 
 
 class LineIn(BaseModel):
-    room: str = Field(min_length=1, max_length=32)
+    room: Ident = Field(min_length=1, max_length=32)
     at: float
     reason: Reason
 
@@ -210,7 +212,7 @@ async def audit(svc: Svc, op: Operator, limit: Annotated[int, Query(ge=1, le=100
 
 
 @router.get("/people")
-async def people(svc: Svc, op: Operator, name: Annotated[str, Query(min_length=1, max_length=40)]) -> list[JSON]:
+async def people(svc: Svc, op: Operator, name: Annotated[Ident, Query(min_length=1, max_length=40)]) -> list[JSON]:
     """People by nickname, with their reliability (to pick whom a sanction names)."""
     found = await svc.store.users_by_nickname(name, limit=20)
     reliability = await svc.store.reliability([p.id for p in found])

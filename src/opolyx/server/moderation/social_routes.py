@@ -14,12 +14,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from opolyx.jsontypes import JSON
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ApiError
-from opolyx.server.http.deps import ERRORS, RoomId, SessionUser, Svc, rate_limit, valid_id
+from opolyx.protocol.text import clean_chat
+from opolyx.server.http.deps import ERRORS, ID_CHARS, RoomId, SessionUser, Svc, rate_limit, valid_id
 from opolyx.storage import UNFINISHED, RoomRecord, UserRecord
 from opolyx.storage.moderation import BLOCK, FRIEND, MUTE
 
@@ -30,19 +31,24 @@ REASONS = ("abuse", "cheating", "spam", "quitting", "name", "other")
 REPORT_ACTIONS = 20
 
 
+# Free text from a client is judged like chat (no NUL, control or invisible characters) before it is stored
+# or sent to the database (PostgreSQL refuses NUL with an error).
+Text = Annotated[str, AfterValidator(clean_chat)]
+
+
 class Target(BaseModel):
     """Whom a request is about: an id, a nickname, a seat of a room, or the speaker of a room's chat line."""
 
-    user: str | None = Field(default=None, max_length=64)
-    name: str | None = Field(default=None, min_length=1, max_length=40)
-    room: str | None = Field(default=None, max_length=32)
+    user: Text | None = Field(default=None, max_length=64)
+    name: Text | None = Field(default=None, min_length=1, max_length=40)
+    room: Text | None = Field(default=None, max_length=32)
     seat: int | None = Field(default=None, ge=0, le=5)
     at: float | None = None
 
 
 class ReportIn(Target):
     reason: Literal["abuse", "cheating", "spam", "quitting", "name", "other"]
-    note: str | None = Field(default=None, max_length=500)
+    note: Text | None = Field(default=None, max_length=500)
 
 
 class FilterIn(BaseModel):
@@ -81,7 +87,7 @@ async def _target(svc: Svc, me: UserRecord, body: Target) -> tuple[str, JSON | N
             raise ApiError(404, E.USER_NOT_FOUND, "nobody sits there")
         uid = seat.user_id
     elif body.user is not None:
-        uid = body.user if await svc.store.get_user(body.user) is not None else None
+        uid = body.user if ID_CHARS.issuperset(body.user) and await svc.store.get_user(body.user) else None
     elif body.name is not None:
         found = await svc.store.users_by_nickname(body.name, limit=2)
         if len(found) > 1:
@@ -186,6 +192,8 @@ UserPath = Annotated[str, Path(min_length=1, max_length=64)]
 @router.delete("/api/social/{kind}/{user_id}", status_code=204)
 async def unlink(kind: Literal["friends", "mutes", "blocks"], user_id: UserPath, svc: Svc, me: SessionUser) -> Response:
     """Undo a friendship (or decline a request: both sides' rows go), a mute or a block."""
+    if not ID_CHARS.issuperset(user_id):
+        raise ApiError(404, E.USER_NOT_FOUND, "no such person")
     link = {"friends": FRIEND, "mutes": MUTE, "blocks": BLOCK}[kind]
     await svc.store.set_link(me.id, user_id, link, False)
     if link == FRIEND:
