@@ -62,6 +62,10 @@ def test_report_a_line_then_block_its_author(browser: Any, server: Any, screensh
         shot(bob, screenshots, f"m1-report-{device}")
         bob.click(f"{line} [data-action=send-report]")
         bob.wait_for_selector(".toast:has-text('Thank you')", timeout=T)
+        # Links are shown as plain text, never as links.
+        say(ann, "see https://example.com/free-money")
+        bob.wait_for_selector("[data-testid=chat] li:has-text('https://example.com/free-money')", timeout=T)
+        assert bob.locator("[data-testid=chat] li a").count() == 0
         # Then blocks Annika from her seat: her next words never reach him.
         open_menu(bob, ".seat[data-seat='0']")
         bob.click(".seat[data-seat='0'] [data-action=block]")

@@ -156,3 +156,11 @@ export function InviteFriends() {
     <ul class="plain">${data.friends.map((f) => html`<li data-friend=${f.name}><i class=${`dot ${f.online ? 'online' : 'offline'}`}></i> ${f.name}
       <button class="small" data-action="invite" onClick=${() => act(() => social.invite(f.id), t('social.invite_sent', { name: f.name }))}>${t('social.invite')}</button></li>`)}</ul></div>`;
 }
+
+/** On my profile: how many of my last finished games I left early or forfeited. */
+export function MyReliability() {
+  const data = state.ui.social;
+  useEffect(() => { refreshSocial(); }, []);
+  if (!data || !data.reliability.games) return null;
+  return html`<p class="muted small" data-testid="profile-reliability">${t('social.my_reliability', { n: data.reliability.departed, total: data.reliability.games })}</p>`;
+}
