@@ -38,6 +38,46 @@ from opolyx.storage.tables import (
 
 FINISHED = "finished"
 
+# Asked for every chat line and every socket that connects: built once with bound parameters, so that
+# SQLAlchemy finds them in its compiled cache instead of building and keying a statement per call (which
+# cost three times the query itself; see sql.py on prepared statements).
+_L = social_links.c
+_HIDDEN_FROM = sa.select(_L.user_id, _L.other_id).where(
+    sa.or_(
+        sa.and_(
+            _L.user_id.in_(sa.bindparam("readers", expanding=True)),
+            _L.other_id == sa.bindparam("speaker"),
+            _L.kind.in_((MUTE, BLOCK)),
+        ),
+        sa.and_(
+            _L.user_id == sa.bindparam("speaker"),
+            _L.other_id.in_(sa.bindparam("readers", expanding=True)),
+            _L.kind == BLOCK,
+        ),
+    )
+)
+_HIDDEN_FOR = sa.select(_L.user_id, _L.other_id).where(
+    sa.or_(
+        sa.and_(_L.user_id == sa.bindparam("reader"), _L.kind.in_((MUTE, BLOCK))),
+        sa.and_(_L.other_id == sa.bindparam("reader"), _L.kind == BLOCK),
+    )
+)
+_S = mod_sanctions.c
+_ACTIVE_SANCTION = (
+    mod_sanctions.select()
+    .where(
+        _S.kind == sa.bindparam("kind"),
+        _S.lifted_at.is_(None),
+        _S.expires_at > sa.bindparam("now"),
+        sa.or_(_S.user_id == sa.bindparam("uid"), _S.address == sa.bindparam("addr")),
+    )
+    .order_by(_S.expires_at.desc())
+    .limit(1)
+)
+_FILTER_OFF = sa.select(chat_prefs.c.user_id).where(
+    chat_prefs.c.user_id.in_(sa.bindparam("ids", expanding=True)), chat_prefs.c.filter_words.is_(False)
+)
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -146,31 +186,13 @@ class ModerationSql:
         ids = sorted(set(viewers) - {speaker})
         if not ids:
             return set()
-        query = sa.select(social_links.c.user_id, social_links.c.other_id).where(
-            sa.or_(
-                sa.and_(
-                    social_links.c.user_id.in_(ids),
-                    social_links.c.other_id == speaker,
-                    social_links.c.kind.in_((MUTE, BLOCK)),
-                ),
-                sa.and_(
-                    social_links.c.user_id == speaker, social_links.c.other_id.in_(ids), social_links.c.kind == BLOCK
-                ),
-            )
-        )
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(query)).all()
+            rows = (await conn.execute(_HIDDEN_FROM, {"readers": ids, "speaker": speaker})).all()
         return {r.other_id if r.user_id == speaker else r.user_id for r in rows}
 
     async def hidden_for(self, viewer: str) -> set[str]:
-        query = sa.select(social_links.c.user_id, social_links.c.other_id).where(
-            sa.or_(
-                sa.and_(social_links.c.user_id == viewer, social_links.c.kind.in_((MUTE, BLOCK))),
-                sa.and_(social_links.c.other_id == viewer, social_links.c.kind == BLOCK),
-            )
-        )
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(query)).all()
+            rows = (await conn.execute(_HIDDEN_FOR, {"reader": viewer})).all()
         return {r.other_id if r.user_id == viewer else r.user_id for r in rows}
 
     async def users_by_nickname(self, nickname: str, limit: int = 3) -> list[PersonRef]:
@@ -233,11 +255,8 @@ class ModerationSql:
         ids = sorted(set(user_ids))
         if not ids:
             return set()
-        query = sa.select(chat_prefs.c.user_id).where(
-            chat_prefs.c.user_id.in_(ids), chat_prefs.c.filter_words.is_(False)
-        )
         async with self.engine.connect() as conn:
-            return {r.user_id for r in (await conn.execute(query)).all()}
+            return {r.user_id for r in (await conn.execute(_FILTER_OFF, {"ids": ids})).all()}
 
     # reports --------------------------------------------------------------------------------------------
 
@@ -361,26 +380,11 @@ class ModerationSql:
         return None if row is None else _sanction(row)
 
     async def active_sanction(self, kind: str, *, user_id: str | None, address: str | None) -> SanctionRecord | None:
-        who = []
-        if user_id is not None:
-            who.append(mod_sanctions.c.user_id == user_id)
-        if address is not None:
-            who.append(mod_sanctions.c.address == address)
-        if not who:
+        if user_id is None and address is None:
             return None
-        query = (
-            mod_sanctions.select()
-            .where(
-                mod_sanctions.c.kind == kind,
-                mod_sanctions.c.lifted_at.is_(None),
-                mod_sanctions.c.expires_at > _now(),
-                sa.or_(*who),
-            )
-            .order_by(mod_sanctions.c.expires_at.desc())
-            .limit(1)
-        )
+        params = {"kind": kind, "now": _now(), "uid": user_id, "addr": address}
         async with self.engine.connect() as conn:
-            row = (await conn.execute(query)).first()
+            row = (await conn.execute(_ACTIVE_SANCTION, params)).first()
         return None if row is None else _sanction(row)
 
     async def sanctions(self, *, active_only: bool, limit: int) -> list[SanctionRecord]:
