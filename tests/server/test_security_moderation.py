@@ -47,9 +47,7 @@ def operator_routes(srv: ThreadServer) -> list[tuple[str, str]]:
     return found
 
 
-def test_every_operator_route_is_a_404_to_everyone_else(
-    server: ThreadServer, people: Callable[[str], Person]
-) -> None:
+def test_every_operator_route_is_a_404_to_everyone_else(server: ThreadServer, people: Callable[[str], Person]) -> None:
     routes = operator_routes(server)
     assert len(routes) >= 10
     # Every route of the app under the operators' prefix is one of theirs.

@@ -23,8 +23,7 @@ pytestmark = pytest.mark.skipif(pg_url() is None or REDIS_URL is None, reason="n
 def pair(tmp_path: Path) -> Iterator[tuple[ThreadServer, ThreadServer]]:
     with fresh_database("postgresql", tmp_path) as db, ExitStack() as stack:
         a, b = (
-            stack.enter_context(ThreadServer(test_settings(db, tmp_path / n, redis_url=REDIS_URL)))
-            for n in ("a", "b")
+            stack.enter_context(ThreadServer(test_settings(db, tmp_path / n, redis_url=REDIS_URL))) for n in ("a", "b")
         )
         yield a, b
 

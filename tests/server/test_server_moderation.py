@@ -162,8 +162,14 @@ def test_friends_see_each_other_and_invite_with_one_click(people: Callable[[str]
     assert bob.post("/api/social/friends", {"user": ann.id}).json()["mutual"] is True
     room = bob.create()
     seen = ann.http.get("/api/social").json()["friends"]
-    assert seen == [{"id": bob.id, "name": "Bobby", "online": True, "room": {"id": room["id"], "mode": "classic",
-                                                                              "status": "waiting"}}]
+    assert seen == [
+        {
+            "id": bob.id,
+            "name": "Bobby",
+            "online": True,
+            "room": {"id": room["id"], "mode": "classic", "status": "waiting"},
+        }
+    ]
     # One click: Bob invites Ann into the room he sits in; strangers cannot be invited.
     assert bob.post("/api/social/invites", {"user": ann.id}).status_code == 201
     assert bob.post("/api/social/invites", {"user": cid.id}).json()["code"] == "not_friends"

@@ -330,9 +330,7 @@ class ModerationSql:
             return [_report(r) for r in (await conn.execute(query)).all()]
 
     async def reports_by(self, reporter_id: str, limit: int) -> list[ReportRecord]:
-        query = (
-            mod_reports.select().where(mod_reports.c.reporter_id == reporter_id).order_by(mod_reports.c.id.desc())
-        )
+        query = mod_reports.select().where(mod_reports.c.reporter_id == reporter_id).order_by(mod_reports.c.id.desc())
         async with self.engine.connect() as conn:
             return [_report(r) for r in (await conn.execute(query.limit(limit))).all()]
 

@@ -217,5 +217,3 @@ async def people(svc: Svc, op: Operator, name: Annotated[Ident, Query(min_length
     found = await svc.store.users_by_nickname(name, limit=20)
     reliability = await svc.store.reliability([p.id for p in found])
     return [{"id": p.id, "name": p.nickname, "reliability": reliability[p.id].to_json()} for p in found]
-
-
