@@ -193,3 +193,20 @@ def test_each_seat_shows_how_often_its_person_left_early(people: Callable[[str],
     seats = ann.http.get(f"/api/rooms/{room['id']}/reliability").json()["seats"]
     assert seats == {"0": {"games": 1, "departed": 0, "share": 0.0}, "1": {"games": 1, "departed": 1, "share": 1.0}}
     assert bob.http.get("/api/social").json()["reliability"] == {"games": 1, "departed": 1, "share": 1.0}
+
+
+def test_an_invitation_into_a_team_room_seats_the_friend_on_the_inviter_s_side(
+    people: Callable[[str], Person],
+) -> None:
+    ann, bob, cid = people("Annika"), people("Bobby"), people("Cidney")
+    ann.post("/api/social/friends", {"user": bob.id})
+    bob.post("/api/social/friends", {"user": ann.id})
+    ann.create(mode="team", seats=4, public=False)  # Annika: seat 0, on the side of seats 0 and 2
+    assert ann.post("/api/social/invites", {"user": bob.id}).status_code == 201
+    invite = bob.http.get("/api/social").json()["invites"][0]
+    # Nobody else can use Bobby's invitation.
+    assert cid.post(f"/api/social/invites/{invite['id']}/accept").status_code == 404
+    r = bob.post(f"/api/social/invites/{invite['id']}/accept")
+    assert r.status_code == 200, r.text
+    seats = {p["name"]: p["seat"] for p in r.json()["players"]}
+    assert seats == {"Annika": 0, "Bobby": 2}

@@ -147,6 +147,10 @@ class ModerationStore(abc.ABC):
     async def add_invite(self, from_id: str, to_id: str, room_id: str) -> None: ...
 
     @abc.abstractmethod
+    async def invite(self, invite_id: int, to_id: str) -> InviteRecord | None:
+        """One invitation sent to ``to_id`` (None for anyone else's)."""
+
+    @abc.abstractmethod
     async def invites_for(self, user_id: str, since: datetime) -> list[InviteRecord]: ...
 
     # the chat filter

@@ -232,6 +232,20 @@ class ModerationSql:
                 social_invites.insert().values(from_id=from_id, to_id=to_id, room_id=room_id, created_at=_now())
             )
 
+    async def invite(self, invite_id: int, to_id: str) -> InviteRecord | None:
+        query = (
+            sa.select(social_invites, users.c.nickname)
+            .join(users, users.c.id == social_invites.c.from_id)
+            .where(social_invites.c.id == invite_id, social_invites.c.to_id == to_id)
+        )
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(query)).first()
+        return (
+            None
+            if r is None
+            else InviteRecord(int(r.id), r.from_id, r.nickname, r.room_id, _utc(r.created_at) or _now())
+        )
+
     async def invites_for(self, user_id: str, since: datetime) -> list[InviteRecord]:
         query = (
             sa.select(social_invites, users.c.nickname)

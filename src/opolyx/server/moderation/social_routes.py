@@ -21,7 +21,7 @@ from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ApiError
 from opolyx.protocol.text import clean_chat
 from opolyx.server.http.deps import ERRORS, ID_CHARS, RoomId, SessionUser, Svc, rate_limit, valid_id
-from opolyx.storage import UNFINISHED, RoomRecord, UserRecord
+from opolyx.storage import UNFINISHED, WAITING, RoomRecord, UserRecord
 from opolyx.storage.moderation import BLOCK, FRIEND, MUTE
 
 router = APIRouter(responses=ERRORS, tags=["social"])
@@ -222,6 +222,25 @@ async def invite(body: Target, request: Request, svc: Svc, me: SessionUser) -> J
         raise ApiError(409, E.NO_ROOM_TO_INVITE, "sit in a room first")
     await svc.store.add_invite(me.id, uid, room_id)
     return {"invited": uid, "room": room_id}
+
+
+@router.post("/api/social/invites/{invite_id}/accept")
+async def accept_invite(
+    invite_id: Annotated[int, Path(ge=1, le=2**31)], request: Request, svc: Svc, me: SessionUser
+) -> JSON:
+    """Join the room a friend invited me into (a private one too); in Team, on the inviter's side."""
+    await rate_limit(svc, "join", request, me)
+    inv = await svc.store.invite(invite_id, me.id)
+    since = datetime.now(UTC) - timedelta(minutes=svc.settings.invite_minutes)
+    if inv is None or inv.created_at < since or inv.from_id in await svc.store.hidden_for(me.id):
+        raise ApiError(404, E.ROOM_NOT_FOUND, "no such invitation")
+    room = await svc.store.get_room(inv.room_id)
+    if room is None or room.status not in UNFINISHED:
+        raise ApiError(404, E.ROOM_NOT_FOUND, "the room is gone")
+    # A refusal (every seat taken, already in a game) is answered like the lobby's own join.
+    if room.code is not None:
+        return await svc.rooms.call(room.id, "enter", me, room.code, inv.from_id)
+    return await svc.rooms.call(room.id, "join" if room.status == WAITING else "view", me, inv.from_id)
 
 
 # --- reliability ---------------------------------------------------------------------------------------------

@@ -786,7 +786,7 @@ async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequ
             raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
         hub.seats.enter(user, str(args[0]))
         if hub.room.status == WAITING:
-            await hub.seats.join(user)
+            await hub.seats.join(user, *args[1:2])
         return hub.room_view(user.id)
     if op in ("view", "join") and not hub.may_watch(user.id if user else None):
         raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {hub.room.id}")

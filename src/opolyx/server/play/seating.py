@@ -63,7 +63,9 @@ class Seating:
             raise RoomRefused(E.ROOM_NOT_FOUND, "no room with that code")
         self.table.admitted.add(user.id)
 
-    async def join(self, user: UserRecord) -> None:
+    async def join(self, user: UserRecord, side_of: str | None = None) -> None:
+        """Take the first free seat; with ``side_of`` (a friend's invitation in Team), the first free seat of
+        that person's team if there is one (teams alternate seats, as the engine deals them)."""
         table = self.table
         if not table.may_watch(user.id):
             raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {table.room.id}")
@@ -78,6 +80,9 @@ class Seating:
             free = [i for i in range(room.seat_count) if i not in taken]
             if not free:
                 raise RoomRefused(E.ROOM_FULL, "every seat is taken")
+            mate = room.seat_of(side_of) if side_of is not None and room.mode == "team" else None
+            if mate is not None:
+                free = [i for i in free if i % 2 == mate.seat % 2] or free
             try:
                 table.room = await table.ctx.store.take_seat(
                     room.id, free[0], user_id=user.id, bot=None, name=user.nickname, agent=user.agent

@@ -3,7 +3,7 @@
 // the chat's word filter switch, and how often each seat's person left games early.
 import { useEffect, useState } from 'preact/hooks';
 import { req } from './api.js';
-import { go, joinByCode, joinRoom, showError, toast } from './controller.js';
+import { go, showError, toast } from './controller.js';
 import { html } from './html.js';
 import { t } from './i18n.js';
 import { modeName } from './names.js';
@@ -97,10 +97,12 @@ function People({ list, kind, label }) {
     ${p.name} <button class="small ghost" data-action=${`undo-${kind}`} onClick=${() => act(() => social.undo(kind, p.id))}>${t(`social.undo.${kind}`)}</button></li>`)}</ul></div>`;
 }
 
-function joinInvite(inv) {
-  if (inv.code) joinByCode(inv.code);
-  else if (inv.status === 'waiting') joinRoom(inv.room);
-  else go(`room/${inv.room}`);
+/** Accept an invitation: the server seats me (on the inviter's side in Team; a private room too). */
+async function joinInvite(inv) {
+  try {
+    await req('POST', `/api/social/invites/${inv.id}/accept`);
+    go(`room/${inv.room}`);
+  } catch (err) { showError(err); }
 }
 
 /** The lobby's friends card: add by nickname, who is online and where, requests, invitations, lists. */
