@@ -210,3 +210,26 @@ def test_an_invitation_into_a_team_room_seats_the_friend_on_the_inviter_s_side(
     assert r.status_code == 200, r.text
     seats = {p["name"]: p["seat"] for p in r.json()["players"]}
     assert seats == {"Annika": 0, "Bobby": 2}
+
+
+def test_an_operator_ends_a_running_game_and_lists_live_rooms(
+    server: ThreadServer, people: Callable[[str], Person]
+) -> None:
+    ann, op = people("Ann"), people("Op")
+    appoint(server, op)
+    room = ann.create()
+    assert ann.post(f"/api/rooms/{room['id']}/bots", {"strength": "easy"}).status_code == 200
+    assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    ann.connect(room["id"])
+    ann.recv_until("snapshot")
+    live = op.http.get("/api/operator/rooms").json()
+    assert [(r["id"], r["status"], [p["name"] for p in r["players"]]) for r in live] == [
+        (room["id"], "running", ["Ann", "Bot 1 (easy)"])
+    ]
+    assert op.post(f"/api/operator/rooms/{room['id']}/close", {"reason": "stuck game"}).status_code == 200
+    assert ann.recv_until("snapshot")["room"]["status"] == "closed"
+    assert op.http.get("/api/operator/rooms").json() == []
+    # Ann is free to play elsewhere at once; the end is in the audit log.
+    assert ann.create()["status"] == "waiting"
+    entry = op.http.get("/api/operator/audit").json()[0]
+    assert (entry["action"], entry["target"], entry["reason"]) == ("close_room", f"room:{room['id']}", "stuck game")
