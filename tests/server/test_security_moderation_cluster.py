@@ -80,3 +80,36 @@ def test_a_ban_closes_every_socket_of_the_person_on_every_worker(pair: tuple[Thr
     finally:
         for p in made:
             p.close()
+
+
+def test_opolyx_admin_bans_through_redis_and_every_worker_closes_the_sockets(
+    pair: tuple[ThreadServer, ThreadServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from opolyx.cli import app
+
+    a, b = pair
+    for name, value in (
+        ("DATABASE_URL", a.settings.database_url),
+        ("DATABASE_SCHEMA", a.settings.database_schema),
+        ("REDIS_URL", REDIS_URL or ""),
+    ):
+        monkeypatch.setenv(f"OPOLYX_{name}", value)
+    ann, eve_a, eve_b = Person(a.base, "Ann"), Person(a.base, "Eve"), Person(b.base, "Eve")
+    try:
+        eve_b.token, eve_b.id = eve_a.token, eve_a.id
+        room = ann.create()
+        eve_a.connect(room["id"])
+        eve_a.recv_until("snapshot")
+        eve_b.connect(room["id"])  # the same person through the other worker
+        eve_b.recv_until("snapshot")
+        result = CliRunner().invoke(
+            app, ["admin", "ban", "--user", eve_a.id, "--minutes", "10", "--reason", "spam", "--operator", "ops"]
+        )
+        assert result.exit_code == 0, result.output
+        assert "every socket closed" in result.output
+        assert closed(eve_a) and closed(eve_b)
+    finally:
+        for p in (ann, eve_a, eve_b):
+            p.close()
