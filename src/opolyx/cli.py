@@ -30,6 +30,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "server": (
         "fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "aiosqlite", "asyncpg", "pydantic",
         "pydantic_settings", "itsdangerous", "orjson", "aiosmtplib", "email_validator", "redis", "prometheus_client",
+        "glin_profanity",
     ),
     "agents": ("httpx", "websockets", "mcp", "anyio"),
     "plots": ("matplotlib",),
