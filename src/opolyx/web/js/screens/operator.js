@@ -65,7 +65,7 @@ function Report({ r, reload }) {
     ${r.line && html`<blockquote class="line" data-testid="reported-line">${r.line.text}</blockquote>`}
     ${r.evidence.chat && r.evidence.chat.length > 0 && html`<details><summary>${t('operator.context')}</summary>
       <ol class="plain">${r.evidence.chat.map((m) => html`<${Line} m=${m} hit=${r.line && m.at === r.line.at} />`)}</ol>
-      ${r.evidence.room && html`<p class="muted small">${modeName(r.evidence.room.mode)} · ${r.evidence.room.status} · seq ${r.evidence.room.seq}</p>`}</details>`}
+      ${r.evidence.room && html`<p class="muted small">${modeName(r.evidence.room.mode)} · ${t(`lobby.status.${r.evidence.room.status}`)} · seq ${r.evidence.room.seq}</p>`}</details>`}
     <div class="row">
       <${Sanction} user=${r.reported.id} reload=${reload} />
       ${r.line && r.room && html`<button class="small" data-action="op-remove-line" onClick=${remove}>${t('operator.remove_line')}</button>`}
@@ -103,7 +103,7 @@ export function OperatorScreen() {
       ${data.reports.length ? html`<ul class="plain reports">${data.reports.map((r) => html`<${Report} key=${r.id} r=${r} reload=${load} />`)}</ul>`
         : html`<p class="muted">${t('operator.no_reports')}</p>`}</section>
     <section class="card"><h2>${t('operator.rooms')}</h2>
-      <ul class="plain">${data.rooms.map((room) => html`<li data-room=${room.id}><b>${modeName(room.mode)}</b> · ${room.status}${room.public ? '' : ` · ${t('lobby.private')}`}
+      <ul class="plain">${data.rooms.map((room) => html`<li data-room=${room.id}><b>${modeName(room.mode)}</b> · ${t(`lobby.status.${room.status}`)}${room.public ? '' : ` · ${t('lobby.private')}`}
         · ${room.players.map((p) => html`<span class="chip">${p.name}${p.user ? html` <${Sanction} user=${p.user} reload=${load} />` : ''}</span>`)}
         <button class="small" data-action="op-close-room" onClick=${() => closeRoom(room.id)}>${t('operator.close_room')}</button></li>`)}</ul></section>
     <section class="card"><h2>${t('operator.sanctions')}</h2>
