@@ -33,9 +33,16 @@ def words(language: str) -> list[str]:
     return [w.strip() for w in raw if isinstance(w, str) and w.strip()]
 
 
+_WORD = re.compile(r"\w+")
+
+
 @functools.cache
-def _pattern(languages: tuple[str, ...]) -> re.Pattern[str] | None:
-    spaced: set[str] = set()
+def _lists(languages: tuple[str, ...]) -> tuple[frozenset[str], re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The lists of ``languages`` as a set of single words (looked up word by word: most of every list,
+    at the cost of a set lookup per word said), a pattern for entries of several words or with signs
+    ("a$$"), matched as whole words, and one for unspaced scripts, matched anywhere."""
+    single: set[str] = set()
+    phrases: set[str] = set()
     unspaced: set[str] = set()
     for language in languages:
         for word in words(language):
@@ -43,24 +50,32 @@ def _pattern(languages: tuple[str, ...]) -> re.Pattern[str] | None:
                 if len(word) > 1 and not word.isascii():
                     unspaced.add(word)
             elif len(word) > 1:
-                spaced.add(word.casefold())
-    parts: list[str] = []
-    if spaced:
-        alternatives = "|".join(re.escape(w) for w in sorted(spaced, key=len, reverse=True))
-        parts.append(rf"(?<!\w)(?:{alternatives})(?!\w)")
+                folded = word.casefold()
+                (single if _WORD.fullmatch(folded) else phrases).add(folded)
+    phrase = None
+    if phrases:
+        alternatives = "|".join(re.escape(w) for w in sorted(phrases, key=len, reverse=True))
+        phrase = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    cjk = None
     if unspaced:
-        parts.append("|".join(re.escape(w) for w in sorted(unspaced, key=len, reverse=True)))
-    if not parts:
-        return None
-    return re.compile("|".join(parts), re.IGNORECASE)
+        cjk = re.compile("|".join(re.escape(w) for w in sorted(unspaced, key=len, reverse=True)))
+    return frozenset(single), phrase, cjk
+
+
+def _mask(m: re.Match[str]) -> str:
+    return MASK * len(m.group(0))
 
 
 def clean(text: str, languages: tuple[str, ...] = tuple(LISTS)) -> str:
     """``text`` with every listed word of ``languages`` masked (each character becomes ``*``)."""
-    pattern = _pattern(tuple(sorted(languages)))
-    if pattern is None:
-        return text
-    return pattern.sub(lambda m: MASK * len(m.group(0)), text)
+    single, phrase, cjk = _lists(tuple(sorted(languages)))
+    if single:
+        text = _WORD.sub(lambda m: _mask(m) if m.group(0).casefold() in single else m.group(0), text)
+    if phrase is not None:
+        text = phrase.sub(_mask, text)
+    if cjk is not None and not text.isascii():
+        text = cjk.sub(_mask, text)
+    return text
 
 
 def languages_setting(value: str) -> tuple[str, ...]:

@@ -51,7 +51,8 @@ def chat_frame(m: ChatRecord, text: str | None = None) -> JSON:
 class TableChat:
     def __init__(self, table: ChattingTable) -> None:
         self.table = table
-        self.lines: deque[ChatRecord] = deque(maxlen=table.ctx.settings.chat_history)
+        # Each line with what the word filter leaves of it (worked out once, not once per reader).
+        self.lines: deque[tuple[ChatRecord, str]] = deque(maxlen=table.ctx.settings.chat_history)
         # Per reader, known from their last connect or the last line of each speaker: whose lines they
         # must not see, and whether they switched the word filter off.
         self.hidden: dict[str, set[str]] = {}
@@ -61,14 +62,14 @@ class TableChat:
     @property
     def recent(self) -> list[JSON]:
         """The last lines as said (unfiltered, for everyone)."""
-        return [chat_frame(m) for m in self.lines]
+        return [chat_frame(m) for m, _ in self.lines]
 
     async def load(self) -> None:
         """The room's last messages, from the store (after a restart, or to show a finished game)."""
         table = self.table
         self.lines.clear()
         for m in await table.ctx.store.recent_chat(table.room.id, table.ctx.settings.chat_history):
-            self.lines.append(m)
+            self.lines.append((m, self.filtered(m.text)))
 
     async def prepare(self, user_id: str) -> None:
         """Learn what ``user_id`` must not read (called before their socket gets its snapshot)."""
@@ -82,22 +83,21 @@ class TableChat:
         except Exception:
             log.exception("could not read the chat preferences of %s", user_id)
 
-    def text_for(self, reader: str, m: ChatRecord) -> str:
-        if reader in self.unfiltered or not self.languages:
-            return m.text
-        return wordfilter.clean(m.text, self.languages)
+    def filtered(self, text: str) -> str:
+        return wordfilter.clean(text, self.languages) if self.languages else text
 
     def for_reader(self, reader: str) -> list[JSON]:
         """The recent lines ``reader`` may see, as they see them (a snapshot's ``chat``)."""
         hidden = self.hidden.get(reader, set())
-        return [chat_frame(m, self.text_for(reader, m)) for m in self.lines if m.user_id not in hidden]
+        raw = reader in self.unfiltered
+        return [chat_frame(m, m.text if raw else clean) for m, clean in self.lines if m.user_id not in hidden]
 
     def forget(self, at: float, text: str) -> bool:
         """An operator removed the line said at ``at``: it now says ``text`` in what later snapshots carry."""
         changed = False
-        for i, m in enumerate(self.lines):
+        for i, (m, _) in enumerate(self.lines):
             if abs(m.at - at) < 0.0005:
-                self.lines[i] = ChatRecord(m.name, m.seat, m.spectator, text, m.at, m.user_id)
+                self.lines[i] = (ChatRecord(m.name, m.seat, m.spectator, text, m.at, m.user_id), text)
                 changed = True
         return changed
 
@@ -123,7 +123,8 @@ class TableChat:
             except Exception as exc:
                 log.exception("could not store a chat message in room %s", table.room.id)
                 raise ActionRefused(E.INTERNAL, "the message could not be stored; try again") from exc
-            self.lines.append(message)
+            clean = self.filtered(text)
+            self.lines.append((message, clean))
             readers = {c.user.id for c in table.conns}
             try:
                 # Asked afresh for every line: a block made a moment ago holds at once, on every process.
@@ -137,13 +138,8 @@ class TableChat:
                     mine.add(conn.user.id)
                 else:
                     mine.discard(conn.user.id)
-            frames: dict[str, JSON] = {}
+            frames = {False: chat_frame(message, clean), True: chat_frame(message)}
             for peer in list(table.conns):
                 reader = peer.user.id
-                if reader in away:
-                    continue
-                said = self.text_for(reader, message)
-                frame = frames.get(said)
-                if frame is None:
-                    frame = frames[said] = chat_frame(message, said)
-                peer.send(frame)
+                if reader not in away:
+                    peer.send(frames[reader in self.unfiltered])
