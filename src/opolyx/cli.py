@@ -16,6 +16,7 @@ import typer
 
 from opolyx.mcp.stdio import mcp_command
 from opolyx.server.cli import serve
+from opolyx.server.moderation.admin_cli import admin
 from opolyx.sim.cli import simulate_command
 from opolyx.story import story
 from opolyx.usage import OneLineErrors
@@ -29,6 +30,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "server": (
         "fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "aiosqlite", "asyncpg", "pydantic",
         "pydantic_settings", "itsdangerous", "orjson", "aiosmtplib", "email_validator", "redis", "prometheus_client",
+        "glin_profanity",
     ),
     "agents": ("httpx", "websockets", "mcp", "anyio"),
     "plots": ("matplotlib",),
@@ -85,6 +87,7 @@ app.command("simulate")(
 app.command("story")(story)
 app.command("mcp")(tells_missing_extra(mcp_command))
 app.command("verify")(verify_command)
+app.add_typer(admin, name="admin")
 
 
 @app.command("play")

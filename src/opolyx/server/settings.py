@@ -147,12 +147,34 @@ class Settings(BaseSettings):
     # machine inflates) to this path when ``opolyx serve`` stops; one process only.
     cpu_profile: str = ""
 
+    # Moderation (docs/operating.md, "Moderation settings"). Operators: account ids or e-mail addresses,
+    # comma-separated; only they see the operator page and its routes (everyone else gets 404).
+    operators: str = ""
+    # The chat's word filter: the lists applied (a player may switch it off for themselves); empty: none.
+    chat_filter_languages: str = "en,de,pt,fr,es,zh"
+    # Reports one person may file (a burst and a refill per second; the address gets the usual factor).
+    rate_report_burst: int = 5
+    rate_report_per_second: float = 1 / 120
+    # Friend requests, mutes, blocks and invitations, per person.
+    rate_social_burst: int = 30
+    rate_social_per_second: float = 0.5
+    # Chat lines kept with a report on each side of the reported one (its evidence).
+    report_context_lines: int = 10
+    # How long an invitation into a room is shown to the friend it was sent to.
+    invite_minutes: float = 10.0
+    # A person counts as online while one of their sessions reached the server this recently.
+    online_minutes: float = 10.0
+
     web_dir: Path | None = Field(default=None)
 
     def resolved_database_url(self) -> str:
         if self.database_url:
             return self.database_url
         return f"sqlite+aiosqlite:///{(self.data_dir / 'opolyx.sqlite3').resolve()}"
+
+    def operator_ids(self) -> frozenset[str]:
+        """Who is an operator: account ids as given, e-mail addresses in lower case."""
+        return frozenset(o.strip().lower() if "@" in o else o.strip() for o in self.operators.split(",") if o.strip())
 
     def extra_origins(self) -> frozenset[str]:
         return frozenset(o.strip().rstrip("/").lower() for o in self.allowed_origins.split(",") if o.strip())

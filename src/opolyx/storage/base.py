@@ -14,6 +14,7 @@ from datetime import datetime
 from opolyx.jsontypes import JSON
 from opolyx.progression.booking import Credit
 from opolyx.storage.accounts import AccountStore, AwardRecord
+from opolyx.storage.moderation import ModerationStore
 from opolyx.storage.ratings import RatingStore
 
 WAITING = "waiting"
@@ -159,7 +160,7 @@ class ApiKeyRecord:
     last_used_at: datetime | None = None
 
 
-class Store(AccountStore, RatingStore):
+class Store(AccountStore, RatingStore, ModerationStore):
     """Durable state of people, rooms and games. Every backend passes tests/storage/test_contract.py."""
 
     @abc.abstractmethod

@@ -45,6 +45,7 @@ from opolyx.storage.base import (
     Store,
     UserRecord,
 )
+from opolyx.storage.moderation_sql import ModerationSql
 from opolyx.storage.pg_batches import PgBatches
 from opolyx.storage.ratings_sql import RatingsSql
 from opolyx.storage.tables import actions, api_keys, chat_messages, room_seats, rooms, users
@@ -262,7 +263,7 @@ class _Chat:
         }
 
 
-class SqlStore(AccountsSql, RatingsSql, Store):
+class SqlStore(AccountsSql, RatingsSql, ModerationSql, Store):
     """PostgreSQL through asyncpg; SQLite on the loop's thread through one connection (LoopSqlite).
 
     Appended actions and chat messages are group-committed: whatever arrives while a commit is in

@@ -210,3 +210,85 @@ rating_history = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Index("ix_rating_history_user_id_created_at", "user_id", "created_at"),
 )
+
+# Migration 0009 (moderation): links between people ("friend" asked, mutual when both rows exist; "mute";
+# "block"), invitations into a room, the chat filter preference, reports with their evidence, operators'
+# sanctions, the operators' audit log, and the games each person left early or forfeited.
+social_links = sa.Table(
+    "social_links",
+    metadata,
+    sa.Column("user_id", sa.String(64), primary_key=True),
+    sa.Column("other_id", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(8), primary_key=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_social_links_other_id_kind", "other_id", "kind"),
+)
+
+social_invites = sa.Table(
+    "social_invites",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("from_id", sa.String(64), nullable=False),
+    sa.Column("to_id", sa.String(64), nullable=False, index=True),
+    sa.Column("room_id", sa.String(32), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+chat_prefs = sa.Table(
+    "chat_prefs",
+    metadata,
+    sa.Column("user_id", sa.String(64), primary_key=True),
+    sa.Column("filter_words", sa.Boolean, nullable=False),
+)
+
+mod_reports = sa.Table(
+    "mod_reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("reporter_id", sa.String(64), nullable=False, index=True),
+    sa.Column("reported_id", sa.String(64), nullable=False, index=True),
+    sa.Column("room_id", sa.String(32), nullable=True),
+    sa.Column("reason", sa.String(24), nullable=False),
+    sa.Column("note", sa.Text, nullable=True),
+    sa.Column("line", Json, nullable=True),
+    sa.Column("evidence", Json, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("handled_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("handled_by", sa.String(64), nullable=True),
+    sa.Column("outcome", sa.String(200), nullable=True),
+)
+
+mod_sanctions = sa.Table(
+    "mod_sanctions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("user_id", sa.String(64), nullable=True, index=True),
+    sa.Column("address", sa.String(64), nullable=True, index=True),
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("created_by", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("lifted_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+mod_audit = sa.Table(
+    "mod_audit",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("operator", sa.String(320), nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("target", sa.String(200), nullable=False),
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("details", Json, nullable=True),
+)
+
+departures = sa.Table(
+    "departures",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("user_id", sa.String(64), primary_key=True, index=True),
+    sa.Column("kind", sa.String(12), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)

@@ -11,7 +11,17 @@ from fastapi import APIRouter, Request, Response
 from opolyx.protocol.models import SessionIn, SessionOut, UserOut
 from opolyx.server.accounts import sessions
 from opolyx.server.accounts.identity import new_user_id, request_token
-from opolyx.server.http.deps import ERRORS, MaybeSessionUser, MaybeUser, Services, Svc, User, rate_limit
+from opolyx.server.http.deps import (
+    ERRORS,
+    MaybeSessionUser,
+    MaybeUser,
+    Services,
+    Svc,
+    User,
+    client_address,
+    rate_limit,
+)
+from opolyx.server.moderation.enforcement import refuse_banned
 from opolyx.storage import SessionRecord, UserRecord
 
 router = APIRouter(responses=ERRORS)
@@ -44,6 +54,7 @@ async def start_session(
     without a cookie jar add ``"token": true`` to get the same value back for ``Authorization: Bearer``."""
     await rate_limit(svc, "session", request)
     if user is None:
+        await refuse_banned(svc.store, address=client_address(request))
         user = await svc.store.create_user(new_user_id(), body.nickname, body.language)
         token, _ = await sessions.open_session(
             svc.store, svc.signer, user.id, user_agent=request.headers.get("user-agent")

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from opolyx.server.accounts.identity import SessionSigner
+from opolyx.server.moderation.enforcement import refuse_banned
 from opolyx.storage import SessionRecord, Store, UserRecord
 
 if TYPE_CHECKING:
@@ -26,7 +27,9 @@ def token_hash(secret: str) -> str:
 async def open_session(
     store: Store, signer: SessionSigner, user_id: str, *, user_agent: str | None
 ) -> tuple[str, SessionRecord]:
-    """Create a session for ``user_id``; returns the token to hand to the client and the record."""
+    """Create a session for ``user_id``; returns the token to hand to the client and the record. A person
+    an operator banned gets none (403 ``banned``) until the ban ends."""
+    await refuse_banned(store, user_id=user_id)
     secret = secrets.token_urlsafe(32)
     expires = datetime.now(UTC) + timedelta(seconds=signer.max_age)
     record = await store.create_session(

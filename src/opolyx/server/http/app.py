@@ -45,6 +45,8 @@ from opolyx.server.http.metrics import ServerMetrics
 from opolyx.server.http.metrics import router as metrics_router
 from opolyx.server.http.ratelimit import RateLimiter, Rule, SharedRateLimiter
 from opolyx.server.http.transport import redact_access_log
+from opolyx.server.moderation.operator_routes import router as operator_router
+from opolyx.server.moderation.social_routes import router as social_router
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.endgame_routes import router as endgame_router
 from opolyx.server.play.lobby_routes import router as lobby_router
@@ -105,6 +107,8 @@ def make_limiter(settings: Settings, cluster: Cluster | None = None) -> RateLimi
         "code": Rule(settings.rate_code_burst, settings.rate_code_per_second),
         # One rematch room per finished game and person (keyed by both): a second one is refused for a day.
         "rematch": Rule(1, 1 / 86400),
+        "report": Rule(settings.rate_report_burst, settings.rate_report_per_second),
+        "social": Rule(settings.rate_social_burst, settings.rate_social_per_second),
     }
     if cluster is not None:
         return SharedRateLimiter(rules, cluster.redis, address_factor=settings.rate_address_factor)
@@ -259,6 +263,8 @@ def create_app(settings: Settings | None = None, *, engine: Callable[[], EngineA
     app.include_router(endgame_router)
     app.include_router(keys_router)
     app.include_router(ws_router)
+    app.include_router(social_router)
+    app.include_router(operator_router)
     if mcp_endpoint is not None:
         app.router.routes.append(Route(MCP_PATH, endpoint=mcp_endpoint))
     app.include_router(metrics_router)

@@ -3,6 +3,7 @@ result, and the XP, levels and cards each seat earned (credited in the transacti
 
 from __future__ import annotations
 
+import logging
 from typing import Protocol
 
 from opolyx.jsontypes import JSON
@@ -10,6 +11,9 @@ from opolyx.server.engine_api import GameLike
 from opolyx.server.play import rating_credit, xp_credit
 from opolyx.server.play.context import HubContext
 from opolyx.storage import RUNNING, RoomRecord
+from opolyx.storage.moderation import FORFEIT, RESIGNED
+
+log = logging.getLogger(__name__)
 
 
 def out_seats(snapshot: JSON) -> set[int]:
@@ -55,6 +59,7 @@ class Finishing:
         if newly_out:
             await store.mark_out(table.room.id, newly_out)
             self.known_out.update(newly_out)
+            await self._departures(newly_out, snap)
         if game.is_over and table.room.status == RUNNING:
             earned = await xp_credit.credits(store, table.ctx.engine(), table.room, table.log, snap)
             awards = await store.finish_game(table.room.id, snap["result"], earned)
@@ -65,3 +70,15 @@ class Finishing:
             await table.reload_room()
             return True
         return False
+
+    async def _departures(self, seats: list[int], snap: JSON) -> None:
+        """People who resigned or were forfeited by the clocks: counted in their reliability (a seat a bot
+        took over is counted from the seat itself)."""
+        reasons = {p["seat"]: p.get("out_reason") for p in snap["players"]}
+        for seat in self.table.room.seats:
+            reason = reasons.get(seat.seat)
+            if seat.seat in seats and seat.user_id and reason in (RESIGNED, FORFEIT):
+                try:
+                    await self.table.ctx.store.record_departure(self.table.room.id, seat.user_id, str(reason))
+                except Exception:
+                    log.exception("could not record that seat %s left room %s", seat.seat, self.table.room.id)

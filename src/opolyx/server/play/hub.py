@@ -184,7 +184,7 @@ class RoomHub:
             "seq": self.seq,
             "legal": self.legal(seat_no),
             "deadlines": self.clocks.public() if self.room.status == RUNNING else [],
-            "chat": list(self.messages.recent),
+            "chat": self.messages.for_reader(conn.user.id),
             "history": list(self.history),
             "progression": self.progression,
             "fairness": self._seed_event(committed=True) if self.room.seed is not None else None,
@@ -209,6 +209,7 @@ class RoomHub:
         """Connect a socket; False (and nothing sent) if its person may not watch this room."""
         if not self.may_watch(conn.user.id):
             return False
+        await self.messages.prepare(conn.user.id)
         async with self.lock:
             self.touched = time.monotonic()
             first = conn.user.id not in self.connected_users()

@@ -22,6 +22,7 @@ from opolyx.jsontypes import JSON
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ApiError, RoomRefused
 from opolyx.server.cluster.node import EVERYONE, Cluster, RemoteConnection
+from opolyx.server.moderation.room_calls import OPERATOR_CALLS, operator_call
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.hub import RoomHub
 from opolyx.server.play.peers import Connection, Peer
@@ -45,7 +46,7 @@ _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 # "enter" is joining (or, once started, watching) by a private room's code.
 CALLS = (
     "view", "enter", "join", "leave", "add_bot", "remove_bot", "start", "reseat",
-    "choose_team", "shuffle_teams", "set_house_rules",
+    "choose_team", "shuffle_teams", "set_house_rules", *OPERATOR_CALLS,
 )
 # Entropy (docs/security.md): room ids 12 random bytes = 96 bits; codes 8 symbols of 31 = 39.6 bits.
 ROOM_ID_BYTES = 12
@@ -169,6 +170,12 @@ class RoomService:
                     "key": key,
                 },
             )
+
+    def close_address_sockets(self, address: str) -> None:
+        """Close every socket opened from ``address``, in this process and every other one (a ban)."""
+        self.close_sockets(lambda conn: conn.address == address)
+        if self.cluster is not None:
+            self.cluster.post(EVERYONE, {"t": "close_address", "address": address})
 
     async def refresh_names(self, room_ids: list[str]) -> None:
         """Rooms of this process whose stored names or chat changed (a deleted account): their in-memory
@@ -501,6 +508,13 @@ class RoomService:
                     key=_opt_str(m.get("key")),
                 )
             )
+        elif kind == "room_op":
+            # An operator's call from outside the servers (``opolyx admin``): the room's owner runs it.
+            hub = self.hubs.get(str(m.get("room")))
+            if hub is not None and str(m.get("op")) in OPERATOR_CALLS:
+                self._spawn(operator_call(hub, str(m.get("op")), list(m.get("args") or ())))
+        elif kind == "close_address":
+            self.close_sockets(lambda conn: conn.address == str(m.get("address")))
         elif kind == "moved":
             room_id = str(m.get("room"))
             if self.routes.get(room_id) == sender:
@@ -596,7 +610,7 @@ class RoomService:
             if user is not None and m.get("agent"):
                 # The caller's process checked the API key; the seat it takes is shown as an agent's.
                 user = dataclasses.replace(user, agent=True)
-            if op not in ("view", "reseat") and user is None:
+            if op not in ("view", "reseat", *OPERATOR_CALLS) and user is None:
                 raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
             body = {"view": await _local_call(hub, op, user, tuple(m.get("args") or ()))}
         except ApiError as exc:
@@ -775,6 +789,9 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequence[Any]) -> JSON:
     if op not in CALLS:
         raise RoomRefused(E.INVALID_REQUEST, f"unknown room call {op!r}")
+    if op in OPERATOR_CALLS:
+        # Only the operator routes make these (moderation/operator_routes.py), never a player's request.
+        return await operator_call(hub, op, args)
     if op == "reseat":
         # A guest's seat passed to the account it merged into (accounts.routes): read the seats again.
         async with hub.lock:
@@ -786,7 +803,7 @@ async def _local_call(hub: RoomHub, op: str, user: UserRecord | None, args: Sequ
             raise RoomRefused(E.NOT_AUTHENTICATED, "start a guest session first: POST /api/session")
         hub.seats.enter(user, str(args[0]))
         if hub.room.status == WAITING:
-            await hub.seats.join(user, args[1] if len(args) > 1 else None)
+            await hub.seats.join(user, *args[1:3])
         return hub.room_view(user.id)
     if op in ("view", "join") and not hub.may_watch(user.id if user else None):
         raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {hub.room.id}")

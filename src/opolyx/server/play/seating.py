@@ -13,6 +13,7 @@ import secrets
 import time
 from typing import Protocol
 
+from opolyx.engine.teams import side_of_seat
 from opolyx.jsontypes import JSON
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ActionRefused, RoomRefused
@@ -65,9 +66,10 @@ class Seating:
             raise RoomRefused(E.ROOM_NOT_FOUND, "no room with that code")
         self.table.admitted.add(user.id)
 
-    async def join(self, user: UserRecord, team: int | None = None) -> None:
+    async def join(self, user: UserRecord, team: int | None = None, side_of: str | None = None) -> None:
         """Take the first free seat; in a Team room ``team`` asks for a seat on that side (an invite link
-        can carry it, so friends who follow the same link sit together)."""
+        can carry it, so friends who follow the same link sit together), and ``side_of`` (a friend's
+        invitation) the first free seat on that person's side if there is one."""
         table = self.table
         if not table.may_watch(user.id):
             raise RoomRefused(E.ROOM_NOT_FOUND, f"no room {table.room.id}")
@@ -82,6 +84,10 @@ class Seating:
             free = [i for i in range(room.seat_count) if i not in taken]
             if not free:
                 raise RoomRefused(E.ROOM_FULL, "every seat is taken")
+            if team is None and side_of is not None and room.mode == "team":
+                mate = room.seat_of(side_of)
+                if mate is not None:
+                    free = [i for i in free if side_of_seat(i) == side_of_seat(mate.seat)] or free
             if team is not None:
                 free = team_choice.free_seats_of_side(room, team)
             try:

@@ -28,6 +28,7 @@ from opolyx.server.http.deps import Services, valid_id
 from opolyx.server.http.metrics import ServerMetrics
 from opolyx.server.http.ratelimit import RateLimiter
 from opolyx.server.http.transport import SOCKET_PROTOCOL, RoomSocketProtocol
+from opolyx.server.moderation.enforcement import refuse_banned
 from opolyx.server.play.hub import RoomHub
 from opolyx.server.play.peers import Connection, Peer
 from opolyx.server.settings import Settings
@@ -41,6 +42,7 @@ router = APIRouter()
 CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_ROOM_NOT_FOUND = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_BANNED = 4403
 CLOSE_FLOOD = 1008
 # After this many refused frames for flooding, the connection is dropped.
 FLOOD_STRIKES = 50
@@ -144,6 +146,12 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         return
     user, session_id = who
     address = ws.client.host if ws.client else "unknown"
+    try:
+        await refuse_banned(svc.store, user_id=user.id, address=address)
+    except ApiError as exc:
+        await ws.send_text(json.dumps(_error(exc.code, exc.message)))
+        await ws.close(code=CLOSE_BANNED)
+        return
     keys = (f"user:{user.id}", f"addr:{address}")
     # Rate limits are per session and per address too, so opening more sockets buys no allowance;
     # and how many sockets one may hold is capped.

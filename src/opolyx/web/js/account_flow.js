@@ -6,7 +6,7 @@ import { t } from './i18n.js';
 import { set, state } from './store.js';
 
 const OPEN = ['signin', 'leaderboard', 'progression', 'replay'];
-const SIGNED_IN = ['profile'];
+const SIGNED_IN = ['profile', 'operator'];
 
 /**
  * Shows an account screen for this route; false when the route is not one of them.

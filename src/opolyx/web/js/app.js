@@ -11,6 +11,7 @@ import { ReplayScreen } from './screens/replay.js';
 import { RoomScreen } from './screens/room.js';
 import { SignInScreen } from './screens/signin.js';
 import { StartScreen } from './screens/start.js';
+import { OperatorScreen } from './screens/operator.js';
 import { alertText, askNotify } from './alerts.js';
 import { setPref } from './prefs.js';
 import { play } from './sounds.js';
@@ -71,7 +72,7 @@ function Header({ s }) {
 
 const ACCOUNT_SCREENS = {
   profile: ProfileScreen, leaderboard: LeaderboardScreen, progression: ProgressionScreen,
-  replay: ReplayScreen, signin: SignInScreen,
+  replay: ReplayScreen, signin: SignInScreen, operator: OperatorScreen,
 };
 
 export function App() {

@@ -2,7 +2,7 @@
 // moment, the placements, every seat's net worth round by round, the game's key numbers, and a rematch.
 import { useEffect, useState } from 'preact/hooks';
 import * as api from './api.js';
-import { go, showError } from './controller.js';
+import { go, showError, toast } from './controller.js';
 import { html } from './html.js';
 import { t } from './i18n.js';
 import { money, playerName, seatColor } from './names.js';
@@ -10,6 +10,13 @@ import { setUi, state } from './store.js';
 import { Modal } from './widgets.js';
 import { GameOverXp } from './xp_gameover.js';
 import { FairDice } from './players.js';
+import { social } from './social.js';
+
+/** A person (not a bot) sat in this seat: they can be added as a friend from the end screen. */
+function isPerson(seat) {
+  const p = state.room && state.room.players.find((x) => x.seat === seat);
+  return Boolean(p && p.kind === 'human');
+}
 
 /** The finished game's figures from the server (it replays the game); retried while the room finishes. */
 function useSummary(roomId) {
@@ -50,6 +57,8 @@ export function Placements({ result, me }) {
   return html`<ol class="placements" data-testid="placements">${result.placements.map((p) => html`<li class=${p.seat === me ? 'me' : ''}>
     <span class="place">${p.place}</span><i class="dot big" style=${`background:${seatColor(p.seat)}`}></i>
     <b>${playerName(p.seat)}</b>${p.out ? html` <span class="badge">${t('over.out')}</span>` : ''}
+    ${p.seat !== me && isPerson(p.seat) && html`<button class="small" data-action="add-friend-seat"
+      onClick=${() => social.friend({ room: state.roomId, seat: p.seat }).then(() => toast(t('social.friend_asked', { name: playerName(p.seat) })), showError)}>${t('social.add_friend')}</button>`}
     <span class="worth">${t('over.net_worth')} ${money(p.net_worth)}</span></li>`)}</ol>`;
 }
 

@@ -10,6 +10,7 @@ import { Modal } from './widgets.js';
 import { floatsOf } from './feel.js';
 import { actionLabel } from './actions.js';
 import { tokenLabels } from './board.js';
+import { PersonMenu, ReliabilityBadge, useReliability } from './social.js';
 
 /** Cash flying in (+) or out (−) of a seat's money for a moment after each change. */
 export function Floats({ seat }) {
@@ -64,6 +65,7 @@ export function PlayerPanels() {
   if (!game) return null;
   const me = state.you ? state.you.seat : null;
   const order = game.order || game.players.map((p) => p.seat);
+  const reliability = useReliability();
   return html`<div class="players" data-testid="players">${order.map((seat) => {
     const p = game.players[seat];
     const turn = game.turn === seat && !game.over;
@@ -77,6 +79,8 @@ export function PlayerPanels() {
         ${!p.bot && isAgent(seat) && html`<span class="badge bot" data-agent>${t('player.agent')}</span>`}
         ${game.rules.teams && p.team !== null && html`<span class="badge">${t('player.team', { team: p.team + 1 })}</span>`}
         ${!p.bot && !connected(seat) && html`<span class="badge warn">${t('player.offline')}</span>`}
+        <${ReliabilityBadge} info=${reliability[seat]} />
+        ${!p.bot && seat !== me && state.roomId && html`<${PersonMenu} target=${{ room: state.roomId, seat }} name=${p.name} />`}
       </div>
       <div class="player-money">
         <span class="cash" title=${t('player.cash')}><small>${t('player.cash')}</small> <b data-cash>${money(p.cash)}</b><${Floats} seat=${seat} /></span>

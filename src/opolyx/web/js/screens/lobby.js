@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { MODES, displayName, modeName } from '../names.js';
 import { QuickPlayCard } from '../quickplay.js';
 import { state } from '../store.js';
+import { FriendsPanel } from '../social.js';
 
 export function seatChoices(mode) {
   const m = state.modes;
@@ -93,7 +94,7 @@ export function LobbyScreen() {
         ${running.length ? html`<ul class="room-list" data-list="running">${running.map((r) => html`<${RoomRow} key=${r.id} room=${r} />`)}</ul>`
           : html`<p class="muted">${t('lobby.no_games')}</p>`}
       </section>
-      <div class="lobby-side"><${CreateRoom} /><${JoinCode} /></div>
+      <div class="lobby-side"><${CreateRoom} /><${JoinCode} /><${FriendsPanel} /></div>
     </div>
   </main>`;
 }

@@ -10,6 +10,7 @@ import { AVATARS, Avatar, RARITIES, RARITY_BONUS, XpBar, ensureBoardLoaded } fro
 import { RatingsCard } from '../rating_view.js';
 import { set, state } from '../store.js';
 import { SignInCard } from './signin.js';
+import { MyReliability } from '../social.js';
 
 export function Cards({ cards }) {
   if (!cards.length) return html`<p class="muted">${t('profile.no_cards')}</p>`;
@@ -150,6 +151,7 @@ export function ProfileScreen() {
       <${XpBar} xp=${u.xp} from=${profile.level_xp} to=${profile.next_level_xp} />
       <p class="muted small">${profile.next_level_xp ? t('profile.to_next', { xp: profile.next_level_xp - u.xp, level: u.level + 1 }) : t('profile.max_level')}</p>
       ${profile.email && html`<p class="muted small">${t('profile.signed_in_as', { email: profile.email })}</p>`}
+      <${MyReliability} />
     </section>
     ${u.guest && html`<${SignInCard} />`}
     <${RatingsCard} />

@@ -10,6 +10,7 @@ import { displayName, modeName, seatColor } from '../names.js';
 import { state } from '../store.js';
 import { ConfirmButton } from '../widgets.js';
 import { toast } from '../controller.js';
+import { InviteFriends, PersonMenu, ReliabilityBadge, useReliability } from '../social.js';
 
 async function copyLink(link) {
   try {
@@ -48,6 +49,7 @@ export function RoomScreen() {
   const bySeat = Object.fromEntries(room.players.map((p) => [p.seat, p]));
   const free = room.seats - room.players.length;
   const link = room.code ? `${location.origin}/#/join/${room.code}` : `${location.origin}/#/room/${room.id}`;
+  const reliability = useReliability();
   const canStart = creator && room.players.length >= 2 && (room.mode !== 'team' || free === 0);
   return html`<main class="room-screen">
     <section class="card" data-focus-home="room">
@@ -72,6 +74,8 @@ export function RoomScreen() {
               ${p.kind === 'bot' && html`<span class="badge bot">${t('player.bot')} · ${t(`strength.${p.strength}`)}</span>`}
               ${p.agent && html`<span class="badge bot" data-agent>${t('player.agent')}</span>`}
               ${p.kind === 'human' && !p.connected && html`<span class="badge warn">${t('player.offline')}</span>`}
+              <${ReliabilityBadge} info=${reliability[i]} />
+              ${p.kind === 'human' && !p.you && state.user && html`<${PersonMenu} target=${{ room: room.id, seat: i }} name=${p.name} />`}
               ${creator && p.kind === 'bot' && html`<button class="small ghost" data-action="remove-bot" data-seat=${i}
                 aria-label=${t('a11y.on_player', { action: t('room.remove_bot'), player: displayName(p.name, true) })} onClick=${() => roomCommand('removeBot', i)}>${t('room.remove_bot')}</button>`}`
             : html`<span class="muted">${t('room.empty_seat')}</span>`}
@@ -87,6 +91,7 @@ export function RoomScreen() {
         ${seated && html`<${ConfirmButton} cls="ghost" label=${t('room.leave')} confirm=${t('room.leave_confirm')} onClick=${() => roomCommand('leave')} />`}
       </div>
       ${creator && room.mode === 'team' && free > 0 && html`<p class="muted small">${t('room.team_full')}</p>`}
+      <${InviteFriends} />
     </section>
     <section class="card"><h3>${t('tab.chat')}</h3><${Chat} /></section>
   </main>`;
