@@ -194,3 +194,39 @@ def test_position_counts_the_same_mode_in_waiting_order() -> None:
         Ticket("c", "classic", (4,), "normal", 2.0),
     ]
     assert position(tickets, "c") == 2 and position(tickets, "b") == 1 and position(tickets, "x") is None
+
+
+@given(steps, st.sets(st.tuples(people, people).filter(lambda p: p[0] != p[1]).map(frozenset), max_size=8))
+def test_two_people_one_of_whom_blocked_the_other_never_share_a_table(
+    plan: list[tuple[object, ...]], blocks: set[frozenset[str]]
+) -> None:
+    sim, now = Sim(), 0.0
+    for step in plan:
+        if step[0] == "join":
+            _, user, mode, seats, rating = step
+            assert isinstance(user, str) and isinstance(mode, str) and isinstance(rating, float)
+            if mode == "team" and seats not in (None, 4, 6):
+                seats = 4
+            assert seats is None or isinstance(seats, int)
+            sim.waiting[user] = Ticket(user, mode, seat_wishes(mode, seats), "normal", now, rating)
+        elif step[0] == "wait":
+            delta = step[1]
+            assert isinstance(delta, float)
+            now += delta
+        for table in match(sim.waiting.values(), now, WAIT, blocks):
+            for t in table.people:
+                sim.waiting.pop(t.user)
+            users = table.users
+            assert not any(frozenset((a, b)) in blocks for a in users for b in users if a != b), users
+
+
+def test_a_blocked_person_waits_for_another_table_rather_than_sit_with_the_blocker() -> None:
+    a = Ticket("a", "classic", (2,), "normal", 0.0)
+    b = Ticket("b", "classic", (2,), "normal", 0.5)
+    c = Ticket("c", "classic", (2,), "normal", 1.0)
+    apart = {frozenset(("a", "b"))}
+    [table] = match([a, b, c], 1.0, WAIT, apart)
+    assert table.users == ("a", "c")
+    # Without the block the oldest two meet: the block is what kept them apart.
+    [table] = match([a, b, c], 1.0, WAIT)
+    assert table.users == ("a", "b")

@@ -189,3 +189,28 @@ def test_someone_who_sat_down_elsewhere_while_queued_is_not_seated_twice(
     finally:
         ann.close()
         bob.close()
+
+
+def test_quick_play_never_seats_a_person_with_someone_they_blocked(
+    start_server: Callable[..., ThreadServer],
+) -> None:
+    server = start_server(quickplay_wait_seconds=30.0, quickplay_tick_seconds=0.05)
+    ann, bob, cat = Person(server.base, "Ann"), Person(server.base, "Bob"), Person(server.base, "Cat")
+    try:
+        blocked = ann.post("/api/social/blocks", {"user": bob.id})
+        assert blocked.status_code == 201, blocked.text
+        assert ann.post("/api/quickplay", {"mode": "blitz", "seats": 2}).status_code == 200
+        assert bob.post("/api/quickplay", {"mode": "blitz", "seats": 2}).status_code == 200
+        # Two people wanting the same table, yet no table forms: the block keeps them apart.
+        time.sleep(0.6)
+        assert ann.http.get("/api/quickplay").json()["status"] == "queued"
+        assert bob.http.get("/api/quickplay").json()["status"] == "queued"
+        # A third person sits with the first who waited.
+        assert cat.post("/api/quickplay", {"mode": "blitz", "seats": 2}).status_code == 200
+        a, c = _until_seated(ann), _until_seated(cat)
+        assert a["room"] == c["room"]
+        assert bob.http.get("/api/quickplay").json()["status"] == "queued"
+    finally:
+        ann.close()
+        bob.close()
+        cat.close()

@@ -23,7 +23,7 @@ its deadline.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from opolyx.jsontypes import JSON
@@ -120,14 +120,24 @@ class Table:
         object.__setattr__(self, "users", tuple(t.user for t in self.people))
 
 
-def _first(pool: Sequence[Ticket], placed: set[str], anchor: Ticket, seats: int, spread: float | None) -> list[Ticket]:
+def _first(
+    pool: Sequence[Ticket],
+    placed: set[str],
+    anchor: Ticket,
+    seats: int,
+    spread: float | None,
+    apart: Collection[frozenset[str]] = (),
+) -> list[Ticket]:
     """The oldest free tickets (at most ``seats - 1``) that fit at the anchor's table of ``seats``: same
-    mode (the pool is one mode's), accepting that size, and with a rating within ``spread`` (None: any)."""
+    mode (the pool is one mode's), accepting that size, with a rating within ``spread`` (None: any), and
+    nobody in a pair of ``apart`` (one blocked the other) with someone already at the table."""
     found: list[Ticket] = []
     for t in pool:
         if t.user in placed or t.user == anchor.user or seats not in t.seats:
             continue
         if spread is not None and abs(t.rating - anchor.rating) > spread:
+            continue
+        if apart and any(frozenset((t.user, o.user)) in apart for o in (anchor, *found)):
             continue
         found.append(t)
         if len(found) == seats - 1:
@@ -135,8 +145,11 @@ def _first(pool: Sequence[Ticket], placed: set[str], anchor: Ticket, seats: int,
     return found
 
 
-def match(tickets: Iterable[Ticket], now: float, wait: float) -> list[Table]:
-    """The tables to form at ``now`` from the waiting ``tickets`` (see the module's rules)."""
+def match(
+    tickets: Iterable[Ticket], now: float, wait: float, apart: Collection[frozenset[str]] = ()
+) -> list[Table]:
+    """The tables to form at ``now`` from the waiting ``tickets`` (see the module's rules); two people of a
+    pair in ``apart`` (one blocked the other, docs/operating.md "Moderation") never share a table."""
     modes: dict[str, list[Ticket]] = {}
     for t in sorted(tickets, key=Ticket.key):
         modes.setdefault(t.mode, []).append(t)
@@ -150,13 +163,13 @@ def match(tickets: Iterable[Ticket], now: float, wait: float) -> list[Table]:
             spread = window(now - anchor.at)
             table: Table | None = None
             for seats in anchor.seats:
-                close = _first(pool, placed, anchor, seats, spread)
+                close = _first(pool, placed, anchor, seats, spread, apart)
                 if len(close) == seats - 1:
                     table = Table(anchor.mode, seats, (anchor, *close), formed_at=now)
                     break
             if table is None and anchor.due(now, wait):
                 seats = anchor.seats[0]
-                company = _first(pool, placed, anchor, seats, None)
+                company = _first(pool, placed, anchor, seats, None, apart)
                 table = Table(
                     anchor.mode, seats, (anchor, *company), bots=seats - 1 - len(company), strength=anchor.strength,
                     formed_at=now,
