@@ -12,8 +12,11 @@ from importlib import resources
 class Farming:
     """Guards against earning XP without playing (docs/accounts.md explains each)."""
 
-    min_people: int
     daily_xp_cap: int
+    # A person's decisions within a turn take at least this long on average, or the turn is not theirs.
+    min_think_ms: int
+    # A played turn lasts at least this long (wall time); faster play is paid in proportion.
+    min_turn_seconds: int
     early_exit_round: int
     pair_early_round: int
     pair_games: int

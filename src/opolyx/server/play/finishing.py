@@ -56,7 +56,9 @@ class Finishing:
             await store.mark_out(table.room.id, newly_out)
             self.known_out.update(newly_out)
         if game.is_over and table.room.status == RUNNING:
-            earned = await xp_credit.credits(store, table.ctx.engine(), table.room, table.log, snap)
+            earned = await xp_credit.credits(
+                store, table.ctx.engine(), table.room, table.log, snap, time_scale=table.ctx.settings.xp_time_scale
+            )
             awards = await store.finish_game(table.room.id, snap["result"], earned)
             table.progression = [a.to_json() for a in awards]
             table.stop_clocks()

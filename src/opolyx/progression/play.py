@@ -1,0 +1,159 @@
+"""Measured play: which turns of a seat its person really played, and how long they took.
+
+The server times every action it applies (``elapsed_ms``: from the moment the state it answers was made
+to the moment the action arrived) and says who made it (``actor``: a person's own socket, an AI agent's
+API key, a bot, the clock, or the server); it replays the game's events. From those facts alone, and
+without any clock of its own, this module tells per seat:
+
+- ``turns``: the turns the seat had;
+- ``played``: the turns its person played: at least one own decision in the turn, and their decisions in
+  it took on average at least ``min_think_ms`` (a rule parameter, progression.json ``farming``): a turn
+  the clock played after a timeout, or a script answering in a few milliseconds, is not played;
+- ``turn_ms``: the wall time those played turns lasted (from the action that began the turn to the one
+  that began the next), so the credit can ask whether the game lasted a real time plausible for them.
+
+Agents' decisions are counted apart (``agent_decisions``): they play for the agents' board, not for XP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from opolyx.progression.table import ProgressionRules, load_progression
+
+PERSON = "person"
+AGENT = "agent"
+BOT = "bot"
+CLOCK = "clock"
+SERVER = "server"
+ACTORS = (PERSON, AGENT, BOT, CLOCK, SERVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One logged action as the server measured it, with the events the engine made of it."""
+
+    seat: int | None
+    # Who made it (ACTORS); None: not measured (a log written before measurement existed).
+    actor: str | None
+    # Milliseconds from the state it answered to its arrival; None: not measured.
+    elapsed_ms: int | None
+    events: Sequence[Mapping[str, Any]] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """The plausibility floors: a person's average think time per decision within a turn, and the wall
+    time a played turn lasts at least (both rule parameters; ``scale`` < 1 only for tests and benchmarks)."""
+
+    min_think_ms: int
+    min_turn_ms: int
+
+    @staticmethod
+    def of(rules: ProgressionRules | None = None, scale: float = 1.0) -> Pace:
+        rules = rules or load_progression()
+        f = rules.farming
+        return Pace(int(f.min_think_ms * scale), int(f.min_turn_seconds * 1000 * scale))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlay:
+    """What one seat's person played (see the module's docstring)."""
+
+    seat: int
+    turns: int = 0
+    played: int = 0
+    decisions: int = 0
+    think_ms: int = 0
+    turn_ms: int = 0
+    agent_decisions: int = 0
+    agent_turns: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "turns": self.turns,
+            "played": self.played,
+            "decisions": self.decisions,
+            "think_ms": self.think_ms,
+            "turn_ms": self.turn_ms,
+        }
+
+
+@dataclass(slots=True)
+class _Turn:
+    seat: int
+    ms: int = 0
+    person: int = 0
+    think: int = 0
+    agent: int = 0
+
+
+@dataclass(slots=True)
+class _Tally:
+    turns: int = 0
+    played: int = 0
+    decisions: int = 0
+    think_ms: int = 0
+    turn_ms: int = 0
+    agent_decisions: int = 0
+    agent_turns: int = 0
+
+
+def _turn_seat(events: Iterable[Mapping[str, Any]]) -> int | None:
+    """The seat whose turn the last ``turn_started`` among these events began (None: none began)."""
+    seat = None
+    for event in events:
+        if event.get("type") == "turn_started" and event.get("seat") is not None:
+            seat = int(event["seat"])
+    return seat
+
+
+def measure(
+    start_events: Iterable[Mapping[str, Any]], steps: Iterable[Step], pace: Pace | None = None
+) -> dict[int, SeatPlay]:
+    """Per seat, the turns it had and those its person played, from the game's start events and its
+    measured steps in order."""
+    pace = pace or Pace.of()
+    tallies: dict[int, _Tally] = {}
+    first = _turn_seat(start_events)
+    turn = _Turn(first) if first is not None else None
+
+    def close(t: _Turn | None) -> None:
+        if t is None:
+            return
+        tally = tallies.setdefault(t.seat, _Tally())
+        tally.turns += 1
+        if t.person > 0 and t.think >= pace.min_think_ms * t.person:
+            tally.played += 1
+            tally.turn_ms += t.ms
+        elif t.agent > 0:
+            tally.agent_turns += 1
+
+    for step in steps:
+        elapsed = max(0, step.elapsed_ms or 0)
+        if turn is not None:
+            turn.ms += elapsed
+        if step.seat is not None and step.actor in (PERSON, AGENT):
+            tally = tallies.setdefault(step.seat, _Tally())
+            if step.actor == PERSON:
+                tally.decisions += 1
+                tally.think_ms += elapsed
+            else:
+                tally.agent_decisions += 1
+            if turn is not None and turn.seat == step.seat:
+                if step.actor == PERSON:
+                    turn.person += 1
+                    turn.think += elapsed
+                else:
+                    turn.agent += 1
+        began = _turn_seat(step.events)
+        if began is not None:
+            close(turn)
+            turn = _Turn(began)
+    close(turn)
+    return {
+        seat: SeatPlay(seat, t.turns, t.played, t.decisions, t.think_ms, t.turn_ms, t.agent_decisions, t.agent_turns)
+        for seat, t in sorted(tallies.items())
+    }
