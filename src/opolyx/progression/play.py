@@ -5,7 +5,8 @@ to the moment the action arrived) and says who made it (``actor``: a person's ow
 API key, a bot, the clock, or the server); it replays the game's events. From those facts alone, and
 without any clock of its own, this module tells per seat:
 
-- ``turns``: the turns the seat had;
+- ``turns``: the turns the seat had (those somebody answered for: not a turn the game ended in before
+  the seat could act);
 - ``played``: the turns its person played: at least one own decision in the turn, and their decisions in
   it took on average at least ``min_think_ms`` (a rule parameter, progression.json ``farming``): a turn
   the clock played after a timeout, or a script answering in a few milliseconds, is not played;
@@ -88,6 +89,8 @@ class _Turn:
     person: int = 0
     think: int = 0
     agent: int = 0
+    # Somebody answered for the seat in this turn (its person, agent or bot, or the clock).
+    answered: bool = False
 
 
 @dataclass(slots=True)
@@ -121,7 +124,9 @@ def measure(
     turn = _Turn(first) if first is not None else None
 
     def close(t: _Turn | None) -> None:
-        if t is None:
+        # A turn nobody answered for (the game ended, or the seat went out by another's move, before it
+        # could act) is no turn the person could have played.
+        if t is None or not t.answered:
             return
         tally = tallies.setdefault(t.seat, _Tally())
         tally.turns += 1
@@ -135,6 +140,8 @@ def measure(
         elapsed = max(0, step.elapsed_ms or 0)
         if turn is not None:
             turn.ms += elapsed
+            if step.seat == turn.seat or step.actor == CLOCK:
+                turn.answered = True
         if step.seat is not None and step.actor in (PERSON, AGENT):
             tally = tallies.setdefault(step.seat, _Tally())
             if step.actor == PERSON:

@@ -106,7 +106,7 @@ def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JS
     }
 
 
-def shared_identity(conns: Iterable[Peer], seat_users: set[str | None]) -> bool:
+def shared_identity(conns: Iterable[Peer], seat_users: set[str]) -> bool:
     """Whether two seated people are connected from one address or one device: then only one of their
     seats can earn XP at this table (opolyx.progression.credits.same_person_seats)."""
     seen: dict[str, str] = {}
