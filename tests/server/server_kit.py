@@ -197,8 +197,12 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 class Table:
     """Drives one seat through the protocol: waits for its turn, acts on legal actions, stops at the end."""
 
-    def __init__(self, person: Person, rng: random.Random | None = None, think: float = 0.0) -> None:
+    def __init__(
+        self, person: Person, rng: random.Random | None = None, think: float = 0.0, resign_at: int | None = None
+    ) -> None:
         self.p = person
+        # Resign once the game reaches this round (a farmer's puppet seat).
+        self.resign_at = resign_at
         # Seconds this person thinks before each decision (the server pays XP for turns played at a human
         # pace; test servers scale that pace down with ``xp_time_scale``).
         self.think = think
@@ -262,6 +266,8 @@ class Table:
             self.refs += 1
             self.awaiting = self.refs
             action = choose(self.legal, self.rng)
+            if self.resign_at is not None and self.game is not None and self.game.get("round", 0) >= self.resign_at:
+                action = {"type": "resign"}
             if self.think:
                 time.sleep(self.think)
             self.actions_sent += 1
