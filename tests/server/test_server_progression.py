@@ -250,7 +250,7 @@ def test_a_person_against_three_bots_earns_the_rules_amounts(start_server: Calla
 def test_a_script_answering_instantly_against_bots_earns_nothing(start_server: Callable[..., ThreadServer]) -> None:
     """The same game played by a script that answers the moment it is asked: no turn is a person's."""
     server = start_server(xp_time_scale=0.05)  # think ≥ 50 ms per decision
-    ann, t, over = _solo_against_bots(server, think=0.0)
+    ann, _table, over = _solo_against_bots(server, think=0.0)
     try:
         (mine,) = over["progression"]
         assert (mine["xp"], mine["refused"]) == (0, "not_played") or mine["refused"] == "short_game"

@@ -15,16 +15,19 @@ function Row({ r, me }) {
 export function LeaderboardScreen() {
   const [by, setBy] = useState('xp');
   const [period, setPeriod] = useState('all');
+  // People and AI agents (seats played through API keys) are ranked apart, never mixed.
+  const [board, setBoard] = useState('people');
   const [data, setData] = useState(null);
   useEffect(() => {
-    leaderboard(by, period).then(setData).catch(showError);
-  }, [by, period]);
+    leaderboard(by, period, board).then(setData).catch(showError);
+  }, [by, period, board]);
   const me = state.user ? state.user.id : null;
   const tab = (value, current, setter, key) => html`<button class=${value === current ? 'on' : ''}
     data-tab=${value} aria-pressed=${value === current} onClick=${() => setter(value)}>${t(key)}</button>`;
   return html`<main class="account-screen leaderboard-screen" data-testid="leaderboard">
     <section class="card">
       <h2>${t('leaderboard.title')}</h2>
+      <div class="tabs">${tab('people', board, setBoard, 'leaderboard.board_people')}${tab('agents', board, setBoard, 'leaderboard.board_agents')}</div>
       <div class="tabs">${tab('xp', by, setBy, 'leaderboard.by_xp')}${tab('wins', by, setBy, 'leaderboard.by_wins')}
         <span class="grow"></span>${tab('all', period, setPeriod, 'leaderboard.all_time')}${tab('week', period, setPeriod, 'leaderboard.this_week')}</div>
       ${!data ? html`<p>${t('conn.loading')}</p>` : data.rows.length === 0 ? html`<p class="muted">${t('leaderboard.empty')}</p>`
