@@ -164,6 +164,20 @@ def test_pair_farming_needs_an_early_leaver_and_repeated_meetings() -> None:
     assert [(c.seat, c.refused) for c in farmed] == [(0, "pair_farming"), (1, None), (2, "early_exit")]
 
 
+def test_a_short_game_ended_by_a_resign_pays_for_the_rounds_it_lasted() -> None:
+    """The puppet resigning in round 10 so its partner wins: a game the last opponent ended by leaving
+    before round 25 pays rounds/25 of its XP; bankruptcy or a later resign ends a game in full."""
+    resigned = _snap(10, out={1: "resigned", 2: "resigned"})
+    credits = game_credits(resigned, [A, B], {1: 10, 2: 4}, play=_honest(0, 1, 2))
+    assert [(c.xp, c.parts.get("ended_by_leaving")) for c in credits] == [(125 * 10 // 25, True), (40 * 10 // 25, True)]
+    broke = _snap(10, out={1: "bankrupt", 2: "bankrupt"})
+    assert [c.xp for c in game_credits(broke, [A, B], {1: 10, 2: 9}, play=_honest(0, 1, 2))] == [125, 40]
+    late = _snap(26, out={1: "resigned", 2: "bankrupt"})
+    assert [c.xp for c in game_credits(late, [A, B], {1: 26, 2: 20}, play=_honest(0, 1, 2))] == [125, 40]
+    earlier = _snap(20, out={1: "resigned", 2: "bankrupt"})  # resigned in an earlier round: the game went on
+    assert [c.xp for c in game_credits(earlier, [A, B], {1: 12, 2: 20}, play=_honest(0, 1, 2))] == [125, 40]
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     total=st.integers(0, 300),

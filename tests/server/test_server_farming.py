@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -114,9 +115,11 @@ async def test_the_same_game_pays_without_the_history_or_in_public(store: Store)
     ):
         await _stored(store, room.id, log)
         credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
-        assert credits[0].refused is None and credits[0].xp == 100 + 25 + credits[0].parts["groups"]
-        assert credits[1].refused is None and credits[1].xp == 60 + credits[1].parts["groups"]
-        assert credits[0].won and not credits[1].won
+        # Seat 1 ended the game by resigning in round 12: a short game pays 12/25 of its XP.
+        share = Fraction(snap["result"]["round"], 25)
+        assert credits[0].refused is None and credits[0].xp == int((100 + 25 + credits[0].parts["groups"]) * share)
+        assert credits[1].refused is None and credits[1].xp == int((60 + credits[1].parts["groups"]) * share)
+        assert credits[0].won and not credits[1].won and credits[0].parts["ended_by_leaving"] is True
 
 
 async def test_a_seat_that_resigns_in_the_first_rounds_earns_nothing_while_the_rest_do(store: Store) -> None:

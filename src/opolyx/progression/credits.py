@@ -147,6 +147,27 @@ def measured_xp(total: int, seat: SeatPlay, pace: Pace, *, agent: bool = False) 
     return int(total * share)
 
 
+def ended_by_leaving(snap: JSON, out_round: Mapping[int, int]) -> bool:
+    """Whether the game ended because players left it of their own accord in its last round (the last
+    opponent resigned or forfeited), not by bankruptcy or the round limit."""
+    players = {int(p["seat"]): p for p in snap.get("players", [])}
+    last = final_round(snap)
+    return any(players.get(s, {}).get("out_reason") in LEFT and r == last for s, r in out_round.items())
+
+
+def rounds_share(snap: JSON, out_round: Mapping[int, int], rules: ProgressionRules | None = None) -> Fraction:
+    """What share of its XP a game pays for its length: all of it, unless the last opponents ended it by
+    leaving before ``full_game_rounds`` (a puppet resigning in round 10 so its partner wins a short game):
+    then the rounds played over that many. Without it, a short game won by a resign paid like a full one,
+    and resigning early was the fastest XP there was."""
+    rules = rules or load_progression()
+    full = rules.farming.full_game_rounds
+    last = final_round(snap)
+    if full <= 0 or last >= full or not ended_by_leaving(snap, out_round):
+        return Fraction(1)
+    return Fraction(last, full)
+
+
 def game_credits(
     snap: JSON,
     people: Sequence[Person],
@@ -174,6 +195,7 @@ def game_credits(
     meetings = meetings or {}
     left = [p.seat for p in people if players.get(p.seat, {}).get("out_reason") in LEFT]
     twins = same_person_seats(people, marks or {}, play, left)
+    length = rounds_share(snap, out_round, rules)
     out: list[Credit] = []
     for person in people:
         seat = play.get(person.seat) or SeatPlay(person.seat)
@@ -194,7 +216,9 @@ def game_credits(
         if mine is not None:
             detail["turns"], detail["played"] = seat.turns, facts.played_turns
             if why is None:
-                xp = measured_xp(mine.total, seat, pace, agent=person.agent)
+                xp = int(measured_xp(mine.total, seat, pace, agent=person.agent) * length)
+                if length < 1:
+                    detail["ended_by_leaving"] = True
                 if xp < mine.total:
                     detail["reduced_from"] = mine.total
         won = places.get(person.seat) == 1
