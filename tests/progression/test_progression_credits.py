@@ -3,6 +3,8 @@ placement, groups and survival, each farming guard's refusal, and when exits and
 
 from __future__ import annotations
 
+import dataclasses
+
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -73,8 +75,7 @@ def test_out_rounds_of_a_real_game_are_the_rounds_seats_resigned_in() -> None:
 def _honest(*seats: int, turns: int = 30) -> dict[int, SeatPlay]:
     """Every turn of these seats played by its person at a human pace."""
     return {
-        s: SeatPlay(s, turns=turns, played=turns, decisions=2 * turns, think_ms=4000 * turns, turn_ms=12_000 * turns)
-        for s in seats
+        s: SeatPlay(s, turns, turns, 2 * turns, 4000 * turns, 12_000 * turns, game_ms=30 * 25_000) for s in seats
     }
 
 
@@ -119,18 +120,21 @@ def test_one_person_alone_with_bots_earns_the_rules_amount() -> None:
 
 def test_a_seat_nobody_played_earns_nothing() -> None:
     """The alt that idles beside a bot: the clock played all its turns."""
-    idle = {0: SeatPlay(0, turns=30), **_honest(1)}
+    idle = {0: SeatPlay(0, turns=30, game_ms=30 * 25_000), **_honest(1)}
     credits = game_credits(_snap(30), [A, B], {}, play=idle)
     assert [(c.xp, c.refused) for c in credits] == [(0, "not_played"), (85, None)]
 
 
 def test_xp_follows_the_share_of_turns_played_and_the_pace() -> None:
-    half = SeatPlay(0, turns=30, played=15, decisions=30, think_ms=60_000, turn_ms=15 * 12_000)
-    rushed = SeatPlay(0, turns=30, played=30, decisions=60, think_ms=60_000, turn_ms=30 * 2_500)
-    pace = Pace(min_think_ms=1000, min_turn_ms=10_000)
-    assert measured_xp(125, half, pace) == 62
-    assert measured_xp(125, rushed, pace) == 31, "turns four times faster than the floor pay a quarter"
-    assert measured_xp(125, _honest(0)[0], pace) == 125
+    long = 30 * 25_000
+    half = SeatPlay(0, turns=30, played=15, decisions=30, think_ms=60_000, turn_ms=15 * 12_000, game_ms=long)
+    rushed = SeatPlay(0, turns=30, played=30, decisions=60, think_ms=60_000, turn_ms=30 * 2_500, game_ms=long)
+    hurried = dataclasses.replace(_honest(0)[0], game_ms=long // 2)
+    pace = Pace(min_think_ms=1000, min_turn_ms=10_000, min_round_ms=25_000)
+    assert measured_xp(125, half, pace, rounds=30) == 62
+    assert measured_xp(125, rushed, pace, rounds=30) == 31, "turns four times faster than the floor pay a quarter"
+    assert measured_xp(125, hurried, pace, rounds=30) == 62, "a game in half the plausible time pays half"
+    assert measured_xp(125, _honest(0)[0], pace, rounds=30) == 125
     (credit,) = game_credits(_snap(30), [A], {}, play={0: rushed})
     assert (credit.xp, credit.parts["reduced_from"]) == (31, 125)
 
@@ -190,16 +194,20 @@ def test_measured_xp_never_exceeds_the_rules_and_pays_them_for_honest_play(
     total: int, turns: int, played: int, turn_ms: int, min_turn_ms: int
 ) -> None:
     played = min(played, turns)
-    pace = Pace(1000, min_turn_ms)
-    seat = SeatPlay(0, turns=turns, played=played, turn_ms=turn_ms)
-    xp = measured_xp(total, seat, pace)
+    pace = Pace(1000, min_turn_ms, 2 * min_turn_ms)
+    rounds = turns
+    game_ms = turn_ms * 2
+    seat = SeatPlay(0, turns=turns, played=played, turn_ms=turn_ms, game_ms=game_ms)
+    xp = measured_xp(total, seat, pace, rounds=rounds)
     assert 0 <= xp <= total
     if played == turns and turn_ms >= played * min_turn_ms:
         assert xp == total
-    slower = SeatPlay(0, turns=turns, played=played, turn_ms=turn_ms + 1000)
-    assert measured_xp(total, slower, pace) >= xp, "playing slower never pays less"
-    more = SeatPlay(0, turns=turns, played=min(turns, played + 1), turn_ms=turn_ms + min_turn_ms)
-    assert measured_xp(total, more, pace) >= xp, "playing one more turn at the floor never pays less"
+    slower = SeatPlay(0, turns=turns, played=played, turn_ms=turn_ms + 1000, game_ms=game_ms + 2000)
+    assert measured_xp(total, slower, pace, rounds=rounds) >= xp, "playing slower never pays less"
+    more = SeatPlay(
+        0, turns=turns, played=min(turns, played + 1), turn_ms=turn_ms + min_turn_ms, game_ms=game_ms + 2 * min_turn_ms
+    )
+    assert measured_xp(total, more, pace, rounds=rounds) >= xp, "playing one more turn at the floor never pays less"
 
 
 def test_final_round_and_the_meetings_window() -> None:

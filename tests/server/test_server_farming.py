@@ -72,11 +72,12 @@ async def _stored(
     elapsed_ms: dict[int, int] | None = None,
 ) -> None:
     """Store the game's actions as the server measures them: by default every seat's person answered
-    after 12 s (a human pace); ``actor``/``elapsed_ms`` change that per seat."""
+    after 13 s (a human pace: a round of two seats lasts over 25 s); ``actor``/``elapsed_ms`` change that
+    per seat."""
     actor, elapsed_ms = actor or {}, elapsed_ms or {}
     for seq, (seat, action) in enumerate(log, start=1):
         who = actor.get(seat, "person") if seat is not None else "clock"
-        await store.append_action(room_id, seq, seat, action, actor=who, elapsed_ms=elapsed_ms.get(seat, 12_000))
+        await store.append_action(room_id, seq, seat, action, actor=who, elapsed_ms=elapsed_ms.get(seat, 13_000))
 
 
 async def _meetings(store: Store, a: str, b: str, n: int) -> None:
@@ -177,7 +178,7 @@ async def test_play_faster_than_a_person_is_paid_in_proportion(store: Store) -> 
     await _users(store, "a", "b")
     log, snap = _play(2, {})
     room = await _room(store, "quick", ["a", "b"], public=True)
-    await _stored(store, "quick", log, elapsed_ms={0: 1000, 1: 12_000})
+    await _stored(store, "quick", log, elapsed_ms={0: 1000, 1: 30_000})
     credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
     fast, slow = credits[0], credits[1]
     assert fast.refused is None and 0 < fast.xp < fast.parts["total"] // 2

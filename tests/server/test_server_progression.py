@@ -229,8 +229,8 @@ def _solo_against_bots(server: ThreadServer, think: float) -> tuple[Person, Tabl
 def test_a_person_against_three_bots_earns_the_rules_amounts(start_server: Callable[..., ThreadServer]) -> None:
     """docs/rules.md §19: every seat of a finished game earns, games against bots included; bots earn
     nothing. The person thinks at a (scaled) human pace, so every turn is theirs and the amounts are exact."""
-    server = start_server(xp_time_scale=0.005)  # think ≥ 5 ms per decision, a turn ≥ 50 ms
-    ann, t, over = _solo_against_bots(server, think=0.06)
+    server = start_server(xp_time_scale=0.005)  # ≥ 5 ms a decision, 50 ms a turn, 125 ms a round
+    ann, t, over = _solo_against_bots(server, think=0.1)
     try:
         result, game = over["result"], over["game"]
         assert result["round"] >= 10, "a Blitz game against easy bots lasts its rounds"

@@ -134,16 +134,20 @@ def _played(seat: SeatPlay | None, *, agent: bool = False) -> int:
     return seat.agent_turns if agent else seat.played
 
 
-def measured_xp(total: int, seat: SeatPlay, pace: Pace, *, agent: bool = False) -> int:
+def measured_xp(total: int, seat: SeatPlay, pace: Pace, *, agent: bool = False, rounds: int = 0) -> int:
     """A seat's XP for the turns its person played: the rules' amount times the share of its turns they
-    played, and (people only) times how far their played turns reached the plausible wall time
-    (``pace.min_turn_ms`` each). A person who plays every turn at a human pace gets exactly the amount."""
+    played and, for people, times how far the play reached the plausible wall times: each played turn
+    ``pace.min_turn_ms``, the game ``pace.min_round_ms`` per round the seat was in it (``rounds``). A
+    person who plays every turn at a human pace gets exactly the amount."""
     if seat.turns <= 0:
         return 0
     played = _played(seat, agent=agent)
     share = Fraction(min(played, seat.turns), seat.turns)
-    if not agent and played > 0 and pace.min_turn_ms > 0:
-        share *= min(Fraction(1), Fraction(seat.turn_ms, played * pace.min_turn_ms))
+    if not agent and played > 0:
+        if pace.min_turn_ms > 0:
+            share *= min(Fraction(1), Fraction(seat.turn_ms, played * pace.min_turn_ms))
+        if pace.min_round_ms > 0 and rounds > 0:
+            share *= min(Fraction(1), Fraction(seat.game_ms, rounds * pace.min_round_ms))
     return int(total * share)
 
 
@@ -216,7 +220,8 @@ def game_credits(
         if mine is not None:
             detail["turns"], detail["played"] = seat.turns, facts.played_turns
             if why is None:
-                xp = int(measured_xp(mine.total, seat, pace, agent=person.agent) * length)
+                rounds = out_round.get(person.seat, game_round)
+                xp = int(measured_xp(mine.total, seat, pace, agent=person.agent, rounds=rounds) * length)
                 if length < 1:
                     detail["ended_by_leaving"] = True
                 if xp < mine.total:

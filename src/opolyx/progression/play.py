@@ -11,7 +11,8 @@ without any clock of its own, this module tells per seat:
   it took on average at least ``min_think_ms`` (a rule parameter, progression.json ``farming``): a turn
   the clock played after a timeout, or a script answering in a few milliseconds, is not played;
 - ``turn_ms``: the wall time those played turns lasted (from the action that began the turn to the one
-  that began the next), so the credit can ask whether the game lasted a real time plausible for them.
+  that began the next), and ``game_ms``: the wall time from the start until the seat went out (or the
+  game ended), so the credit can ask whether the play lasted a real time plausible for its turns and rounds.
 
 Agents' decisions are counted apart (``agent_decisions``): they play for the agents' board, not for XP.
 """
@@ -51,12 +52,16 @@ class Pace:
 
     min_think_ms: int
     min_turn_ms: int
+    # The wall time a game lasts at least per round a seat was in it.
+    min_round_ms: int = 0
 
     @staticmethod
     def of(rules: ProgressionRules | None = None, scale: float = 1.0) -> Pace:
         rules = rules or load_progression()
         f = rules.farming
-        return Pace(int(f.min_think_ms * scale), int(f.min_turn_seconds * 1000 * scale))
+        return Pace(
+            int(f.min_think_ms * scale), int(f.min_turn_seconds * 1000 * scale), int(f.min_round_seconds * 1000 * scale)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,8 @@ class SeatPlay:
     turn_ms: int = 0
     agent_decisions: int = 0
     agent_turns: int = 0
+    # Wall time of the game from its start until the seat went out (or the game ended).
+    game_ms: int = 0
 
     def to_json(self) -> dict[str, int]:
         return {
@@ -79,6 +86,7 @@ class SeatPlay:
             "decisions": self.decisions,
             "think_ms": self.think_ms,
             "turn_ms": self.turn_ms,
+            "game_ms": self.game_ms,
         }
 
 
@@ -102,6 +110,7 @@ class _Tally:
     turn_ms: int = 0
     agent_decisions: int = 0
     agent_turns: int = 0
+    game_ms: int | None = None
 
 
 def _turn_seat(events: Iterable[Mapping[str, Any]]) -> int | None:
@@ -136,8 +145,10 @@ def measure(
         elif t.agent > 0:
             tally.agent_turns += 1
 
+    clock = 0
     for step in steps:
         elapsed = max(0, step.elapsed_ms or 0)
+        clock += elapsed
         if turn is not None:
             turn.ms += elapsed
             if step.seat == turn.seat or step.actor == CLOCK:
@@ -155,12 +166,27 @@ def measure(
                     turn.think += elapsed
                 else:
                     turn.agent += 1
+        for event in step.events:
+            if event.get("type") == "player_out" and event.get("seat") is not None:
+                gone = tallies.setdefault(int(event["seat"]), _Tally())
+                if gone.game_ms is None:
+                    gone.game_ms = clock
         began = _turn_seat(step.events)
         if began is not None:
             close(turn)
             turn = _Turn(began)
     close(turn)
     return {
-        seat: SeatPlay(seat, t.turns, t.played, t.decisions, t.think_ms, t.turn_ms, t.agent_decisions, t.agent_turns)
+        seat: SeatPlay(
+            seat,
+            t.turns,
+            t.played,
+            t.decisions,
+            t.think_ms,
+            t.turn_ms,
+            t.agent_decisions,
+            t.agent_turns,
+            clock if t.game_ms is None else t.game_ms,
+        )
         for seat, t in sorted(tallies.items())
     }

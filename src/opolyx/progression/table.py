@@ -17,6 +17,8 @@ class Farming:
     min_think_ms: int
     # A played turn lasts at least this long (wall time); faster play is paid in proportion.
     min_turn_seconds: int
+    # A game lasts at least this long per round a seat played in it (wall time); faster pays in proportion.
+    min_round_seconds: int
     # A game the last opponents ended by leaving (resign, forfeit) before this round pays in proportion.
     full_game_rounds: int
     early_exit_round: int
