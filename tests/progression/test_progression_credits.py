@@ -4,7 +4,6 @@ placement, groups and survival, each farming guard's refusal, and when exits and
 from __future__ import annotations
 
 import dataclasses
-
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
