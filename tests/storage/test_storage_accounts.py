@@ -205,7 +205,10 @@ async def test_deleting_an_account_removes_personal_data(store: Store) -> None:
     await store.create_session("s", "a", "h", user_agent=None, expires_at=_now() + timedelta(days=1))
     await _game(store, "g1", ["a", "b"])
     await store.finish_game("g1", None, [_credit(0, "a", 320)])
+    await store.add_seat_marks("g1", 0, ["user:a", "addr:hashed"])
+    await store.add_seat_marks("g1", 1, ["user:b"])
     await store.delete_account("a")
+    assert await store.seat_marks_of("g1") == {1: {"user:b"}}, "the identities seen acting for a's seat go too"
     assert await store.get_user("a") is None
     assert await store.user_by_email("alice@example.org") is None
     assert await store.session_by_token("h", _now()) is None

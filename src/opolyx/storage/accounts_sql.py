@@ -28,6 +28,7 @@ from opolyx.storage.tables import (
     magic_links,
     room_seats,
     rooms,
+    seat_marks,
     sessions,
     users,
     xp_awards,
@@ -257,6 +258,10 @@ class AccountsSql:
             # The names the engine was told (served in every replay): the seats this person held, those a
             # bot took over from them included.
             for room_id, seat_numbers in seats_in.items():
+                # The identities seen acting for those seats (hashed sessions, addresses, devices) go too.
+                await conn.execute(
+                    seat_marks.delete().where(seat_marks.c.game_id == room_id, seat_marks.c.seat.in_(sorted(seat_numbers)))
+                )
                 info = (await conn.execute(sa.select(rooms.c.seat_info).where(rooms.c.id == room_id))).scalar()
                 if isinstance(info, list):
                     renamed = [
