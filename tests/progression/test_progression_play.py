@@ -33,13 +33,13 @@ def test_each_kind_of_turn_is_told_apart() -> None:
         Step(0, "person", 3, _turn(1)),
         # seat 1: its AI agent plays
         Step(1, "agent", 50, _turn(0)),
-        # seat 0: one slow decision makes up for a quick one (the average counts), then the game ends
+        # seat 0: one decision at a human pace and a quick second click ("pay at once"), then the game ends
         Step(0, "person", 1700, []),
-        Step(0, "person", 400, []),
+        Step(0, "person", 40, []),
     ]
     play = measure(start, steps, PACE)
     assert (play[0].turns, play[0].played, play[0].decisions) == (3, 2, 6)
-    assert play[0].turn_ms == 5000 + 2100
+    assert play[0].turn_ms == 5000 + 1740
     assert (play[1].turns, play[1].played, play[1].agent_turns, play[1].agent_decisions) == (2, 0, 1, 1)
 
 

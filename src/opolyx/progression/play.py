@@ -7,8 +7,9 @@ without any clock of its own, this module tells per seat:
 
 - ``turns``: the turns the seat had (those somebody answered for: not a turn the game ended in before
   the seat could act);
-- ``played``: the turns its person played: at least one own decision in the turn, and their decisions in
-  it took on average at least ``min_think_ms`` (a rule parameter, progression.json ``farming``): a turn
+- ``played``: the turns its person played: at least one of their own decisions in the turn took at least
+  ``min_think_ms`` (a rule parameter, progression.json ``farming``; one is enough, so a quick second click
+  or the browser's "pay at once" does not spoil a turn, and the turn's wall time is floored apart): a turn
   the clock played after a timeout, or a script answering in a few milliseconds, is not played;
 - ``turn_ms``: the wall time those played turns lasted (from the action that began the turn to the one
   that began the next), and ``game_ms``: the wall time from the start until the seat went out (or the
@@ -96,6 +97,7 @@ class _Turn:
     ms: int = 0
     person: int = 0
     think: int = 0
+    slowest: int = 0
     agent: int = 0
     # Somebody answered for the seat in this turn (its person, agent or bot, or the clock).
     answered: bool = False
@@ -139,7 +141,7 @@ def measure(
             return
         tally = tallies.setdefault(t.seat, _Tally())
         tally.turns += 1
-        if t.person > 0 and t.think >= pace.min_think_ms * t.person:
+        if t.person > 0 and t.slowest >= pace.min_think_ms:
             tally.played += 1
             tally.turn_ms += t.ms
         elif t.agent > 0:
@@ -164,6 +166,7 @@ def measure(
                 if step.actor == PERSON:
                     turn.person += 1
                     turn.think += elapsed
+                    turn.slowest = max(turn.slowest, elapsed)
                 else:
                     turn.agent += 1
         for event in step.events:

@@ -13,7 +13,7 @@ class Farming:
     """Guards against earning XP without playing (docs/accounts.md explains each)."""
 
     daily_xp_cap: int
-    # A person's decisions within a turn take at least this long on average, or the turn is not theirs.
+    # At least one of a person's decisions within a turn takes this long, or the turn is not theirs.
     min_think_ms: int
     # A played turn lasts at least this long (wall time); faster play is paid in proportion.
     min_turn_seconds: int

@@ -241,7 +241,7 @@ class XpTermsOut(BaseModel):
         default=False, description="Two seated people connect from one address or device: only one can earn."
     )
     min_round: int = Field(description="Games ending before this round pay nothing.")
-    min_think_ms: int = Field(description="A turn counts when the person's decisions took this long on average.")
+    min_think_ms: int = Field(description="A turn counts when one of the person's own decisions in it took this long.")
     min_turn_seconds: int = Field(description="A played turn is paid in full when it lasted this long.")
     daily_cap: int = Field(description="XP an account can earn per UTC day, however it arrives.")
 

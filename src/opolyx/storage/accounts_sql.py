@@ -259,8 +259,9 @@ class AccountsSql:
             # bot took over from them included.
             for room_id, seat_numbers in seats_in.items():
                 # The identities seen acting for those seats (hashed sessions, addresses, devices) go too.
+                held = sorted(seat_numbers)
                 await conn.execute(
-                    seat_marks.delete().where(seat_marks.c.game_id == room_id, seat_marks.c.seat.in_(sorted(seat_numbers)))
+                    seat_marks.delete().where(seat_marks.c.game_id == room_id, seat_marks.c.seat.in_(held))
                 )
                 info = (await conn.execute(sa.select(rooms.c.seat_info).where(rooms.c.id == room_id))).scalar()
                 if isinstance(info, list):
