@@ -1,7 +1,8 @@
 """Accounts and progression costs (issue 10): what finishing a game adds, and the leaderboard's reads.
 
 Prints, on SQLite in a temporary directory (and on PostgreSQL when OPOLYX_TEST_DATABASE_URL is set):
-- the XP facts of a finished game (replaying its log for elimination rounds), per game and per action;
+- the XP facts of a finished game (loading its measured log and replaying it for turns played and
+  elimination rounds), per game and per action;
 - ``finish_game`` with two credited seats (one transaction: result, XP, levels, drops);
 - the leaderboard (all time and this week, by XP) over USERS accounts with AWARDS XP rows, and the
   viewer's own position when outside the top.
@@ -61,6 +62,9 @@ async def bench(url: str, schema: str, args: argparse.Namespace) -> None:
             seats = [SeatRecord(0, "a", None, "a"), SeatRecord(1, "b", None, "b")]
             room = await store.start_game(rid, seed=k, seats=seats, seat_info=[{}, {}])
             rooms.append(room)
+            # The log as the server stores it: each action measured (a person answering after 13 s).
+            for seq, (seat, action) in enumerate(log, start=1):
+                await store.append_action(rid, seq, seat, action, actor="person", elapsed_ms=13_000)
             t0 = time.perf_counter()
             credits = await xp_credit.credits(store, opolyx.engine, room, log, snap)
             t1 = time.perf_counter()

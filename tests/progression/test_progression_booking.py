@@ -70,6 +70,42 @@ def test_merging_a_guest_adds_xp_and_wins_and_draws_the_account_s_cards() -> Non
     assert totals.drops == (draw_card(9, 3),)
 
 
+def test_a_merge_adds_only_what_is_left_of_the_day_s_cap() -> None:
+    """The issue's farmer: six capped guests merged one after another into a fresh account. The first
+    brings the cap's 1500, the others nothing more that day; the cards are the schedule's for level 6."""
+    account = NEW
+    added = []
+    for _ in range(6):
+        totals = merged(account, 1500, 0)
+        added.append(totals.xp - account.xp)
+        drops = totals.drops
+        account = Standing(totals.xp, totals.level, totals.wins, 42, xp_today=account.xp_today + added[-1])
+        assert all(d == draw_card(42, d.level) for d in drops)
+    assert added == [1500, 0, 0, 0, 0, 0]
+    assert (account.xp, account.level) == (1500, level_for(1500)) == (1500, 6)
+
+
+def test_a_zero_xp_account_absorbing_a_1500_xp_guest_ends_with_the_schedule_s_cards() -> None:
+    totals = merged(NEW, 1500, 2)
+    assert (totals.xp, totals.level, totals.wins) == (1500, 6, 2)
+    assert [d.level for d in totals.drops] == [3, 5], "level 6 gives two cards, never the sum of both sides'"
+
+
+@given(
+    st.integers(min_value=0, max_value=130_000),
+    st.integers(min_value=0, max_value=3000),
+    st.integers(min_value=0, max_value=200_000),
+    st.integers(min_value=0, max_value=2**62),
+)
+def test_a_merge_keeps_the_cap_and_the_drop_schedule(xp: int, today: int, guest_xp: int, seed: int) -> None:
+    level = level_for(xp)
+    totals = merged(Standing(xp, level, 0, seed, xp_today=today), guest_xp, 0)
+    assert totals.xp - xp == min(guest_xp, max(0, CAP - today))
+    assert totals.level == level_for(totals.xp)
+    assert [d.level for d in totals.drops] == drop_levels_between(level, totals.level)
+    assert all(d == draw_card(seed, d.level) for d in totals.drops)
+
+
 @pytest.mark.parametrize(
     ("now", "start"),
     [

@@ -8,7 +8,7 @@ import pytest
 
 from opolyx.progression import SeatFacts, refusal
 
-FAIR = SeatFacts(is_person=True, out_reason=None, out_round=None, people_in_game=2, game_round=30, private=False)
+FAIR = SeatFacts(is_person=True, out_reason=None, out_round=None, game_round=30, played_turns=30)
 
 
 def test_a_fair_seat_earns() -> None:
@@ -20,10 +20,11 @@ def test_a_fair_seat_earns() -> None:
     [
         ({"is_person": False}, "bot"),
         ({"game_round": 9}, "short_game"),
-        ({"people_in_game": 1}, "too_few_people"),
         ({"out_reason": "forfeit", "out_round": 3}, "early_exit"),
         ({"out_reason": "resigned", "out_round": 9}, "early_exit"),
-        ({"private": True, "early_leaver_at_table": True, "pair_meetings": 2}, "pair_farming"),
+        ({"same_person": True}, "same_person"),
+        ({"played_turns": 0}, "not_played"),
+        ({"early_leaver_at_table": True, "pair_meetings": 2}, "pair_farming"),
     ],
 )
 def test_each_farming_case_earns_nothing(change: dict[str, object], reason: str) -> None:
@@ -35,9 +36,9 @@ def test_each_farming_case_earns_nothing(change: dict[str, object], reason: str)
     [
         {"out_reason": "bankrupt", "out_round": 3},  # going broke early is playing, not farming
         {"out_reason": "forfeit", "out_round": 10},  # forfeited after the first rounds
-        {"private": True, "early_leaver_at_table": True, "pair_meetings": 1},  # a rematch is fine
-        {"private": False, "early_leaver_at_table": True, "pair_meetings": 5},  # public tables are open
-        {"private": True, "early_leaver_at_table": False, "pair_meetings": 5},  # friends playing it out
+        {"early_leaver_at_table": True, "pair_meetings": 1},  # a rematch is fine
+        {"early_leaver_at_table": False, "pair_meetings": 5},  # friends playing it out
+        {"played_turns": 1},  # one turn played is paid (for that turn: credits.measured_xp)
     ],
 )
 def test_near_misses_still_earn(change: dict[str, object]) -> None:

@@ -129,15 +129,18 @@ class Person:
         room: dict[str, Any] = r.json()
         return room
 
-    def connect(self, room_id: str, *, changes: bool = False) -> ClientConnection:
+    def connect(self, room_id: str, *, changes: bool = False, source: str | None = None) -> ClientConnection:
         """Open the room's socket; with ``changes`` it asks for ``game_changes`` instead of ``game`` in events
-        frames, as the browser client does."""
+        frames, as the browser client does. ``source`` is the loopback address to connect from (127.0.0.2, …):
+        the server tells people apart by address, so two test people at one table need two."""
         query = "?game=changes" if changes else ""
+        extra: dict[str, Any] = {"source_address": (source, 0)} if source else {}
         self.ws = self._stack.enter_context(
             connect(
                 self.base.replace("http", "ws", 1) + f"/ws/rooms/{room_id}{query}",
                 additional_headers={"Cookie": f"opolyx_session={self.token}"},
                 open_timeout=10,
+                **extra,
             )
         )
         return self.ws
@@ -194,8 +197,15 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 class Table:
     """Drives one seat through the protocol: waits for its turn, acts on legal actions, stops at the end."""
 
-    def __init__(self, person: Person, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, person: Person, rng: random.Random | None = None, think: float = 0.0, resign_at: int | None = None
+    ) -> None:
         self.p = person
+        # Resign once the game reaches this round (a farmer's puppet seat).
+        self.resign_at = resign_at
+        # Seconds this person thinks before each decision (the server pays XP for turns played at a human
+        # pace; test servers scale that pace down with ``xp_time_scale``).
+        self.think = think
         self.rng = rng or random.Random(1)
         self.seat: int | None = None
         self.seq = -1
@@ -256,6 +266,10 @@ class Table:
             self.refs += 1
             self.awaiting = self.refs
             action = choose(self.legal, self.rng)
+            if self.resign_at is not None and self.game is not None and self.game.get("round", 0) >= self.resign_at:
+                action = {"type": "resign"}
+            if self.think:
+                time.sleep(self.think)
             self.actions_sent += 1
             self.p.send({"type": "action", "action": action, "ref": self.refs, "seq": self.seq})
         return frame

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 
 import httpx
-from server_kit import Person
+from server_kit import Person, Table
 from websockets.sync.client import connect
 
 from live_server import ThreadServer
@@ -123,3 +124,34 @@ def test_a_persons_seat_shows_an_agent_while_a_key_plays_it(
         frame = ann.recv_until("room")
         if {p["name"]: p["agent"] for p in frame["room"]["players"]}["Bob"] is False:
             break
+
+
+def test_an_agents_game_ranks_it_on_the_agents_board_never_among_people(
+    server: ThreadServer, people: Callable[[str], Person]
+) -> None:
+    """Issue 40: AI agents are ranked apart. Ann's agent plays a whole Blitz game against a bot through
+    her key: it earns points on the agents' board; Ann's own XP, level and the people's board stay as
+    they were."""
+    ann = people("Ann")
+    key = ann.post("/api/keys", {"label": "my agent"}).json()["key"]
+    agent = people("Agent shell")
+    agent.token = key
+    agent.http.headers.update(bearer(key))
+    room = agent.create("blitz", 2)
+    assert agent.post(f"/api/rooms/{room['id']}/bots", {"strength": "easy"}).status_code == 200
+    agent.connect(room["id"])
+    snap = agent.recv_until("snapshot")
+    assert snap["room"]["xp"]["pays"] is False and snap["room"]["xp"]["board"] == "agents", "said before the game"
+    assert agent.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    table = Table(agent, random.Random(9))
+    table.play(max_seconds=400)
+    over = next(f for f in reversed(agent.frames) if f["type"] == "events" and f["over"])
+    (mine,) = over["progression"]
+    assert ann.http.get("/api/profile").json()["user"]["xp"] == 0, "no person's XP for an agent's game"
+    people_board = ann.http.get("/api/leaderboard").json()
+    assert ann.id not in [r["user_id"] for r in people_board["rows"]]
+    agents_board = ann.http.get("/api/leaderboard", params={"board": "agents"}).json()
+    assert agents_board["board"] == "agents"
+    assert over["result"]["round"] >= 10 and mine["refused"] is None and mine["xp"] > 0
+    assert mine["parts"]["played"] == mine["parts"]["turns"], "every turn the agent's own"
+    assert [(r["user_id"], r["value"]) for r in agents_board["rows"]] == [(ann.id, mine["xp"])]

@@ -162,14 +162,14 @@ def _last_over_frame(p: Person) -> dict[str, Any]:
     return next(f for f in reversed(p.frames) if f["type"] == "events" and f["over"])
 
 
-def test_two_people_finish_a_game_and_the_end_carries_their_xp(
-    server: ThreadServer, people: Callable[[str], Person]
-) -> None:
-    ann, bob = people("Ann"), people("Bob")
+def test_two_people_finish_a_game_and_the_end_carries_their_xp(start_server: Callable[..., ThreadServer]) -> None:
+    # Pace floors off (xp_time_scale 0): these scripted people answer at once, and every turn counts.
+    server = start_server(xp_time_scale=0.0)
+    ann, bob = Person(server.base, "Ann"), Person(server.base, "Bob")
     room = ann.create("blitz", 2)
     assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
     ann.connect(room["id"])
-    bob.connect(room["id"])
+    bob.connect(room["id"], source="127.0.0.2")  # two people: two addresses
     assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
     tables = [Table(ann, random.Random(3)), Table(bob, random.Random(4))]
     failures: list[BaseException] = []
@@ -200,6 +200,7 @@ def test_two_people_finish_a_game_and_the_end_carries_their_xp(
         if got["refused"] is None:
             assert got["xp"] == expected[seat].total
             assert got["parts"]["placement"] == (100 if got["parts"]["place"] == 1 else 60)
+            assert got["parts"]["played"] == got["parts"]["turns"] > 0
     # Credited in the store: the profile shows the XP and the game; a reconnect sees the same XP.
     for person, seat in ((ann, tables[0].seat), (bob, tables[1].seat)):
         assert seat is not None
@@ -210,21 +211,56 @@ def test_two_people_finish_a_game_and_the_end_carries_their_xp(
     ann.connect(room["id"])
     snap = ann.recv_until("snapshot")
     assert snap["progression"] == over["progression"]
+    ann.close()
+    bob.close()
 
 
-def test_bots_earn_nothing_and_a_lone_person_neither(server: ThreadServer, people: Callable[[str], Person]) -> None:
-    ann = people("Ann")
-    room = ann.create("blitz", 2)
-    assert ann.post(f"/api/rooms/{room['id']}/bots", {"strength": "easy"}).status_code == 200
+def _solo_against_bots(server: ThreadServer, think: float) -> tuple[Person, Table, dict[str, Any]]:
+    """A person plays a whole Blitz game against three bots, thinking ``think`` seconds per decision."""
+    ann = Person(server.base, "Ann")
+    room = ann.create("blitz", 4)
+    for _ in range(3):
+        assert ann.post(f"/api/rooms/{room['id']}/bots", {"strength": "easy"}).status_code == 200
     ann.connect(room["id"])
+    waiting = ann.recv_until("snapshot")
+    assert waiting["room"]["xp"]["pays"] is True and waiting["room"]["xp"]["min_round"] == 10, "said before the game"
     assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
-    t = Table(ann, random.Random(5))
-    t.play(max_seconds=400)
-    over = _last_over_frame(ann)
-    assert [p["seat"] for p in over["progression"]] == [t.seat], "no entry for the bot seat"
-    mine = over["progression"][0]
-    assert mine["xp"] == 0 and mine["refused"] in ("too_few_people", "short_game")
-    assert ann.http.get("/api/profile").json()["user"]["xp"] == 0
+    t = Table(ann, random.Random(5), think=think)
+    t.play(max_seconds=500)
+    return ann, t, _last_over_frame(ann)
+
+
+def test_a_person_against_three_bots_earns_the_rules_amounts(start_server: Callable[..., ThreadServer]) -> None:
+    """docs/rules.md §19: every seat of a finished game earns, games against bots included; bots earn
+    nothing. The person thinks at a (scaled) human pace, so every turn is theirs and the amounts are exact."""
+    server = start_server(xp_time_scale=0.005)  # ≥ 5 ms a decision, 50 ms a turn, 125 ms a round
+    ann, t, over = _solo_against_bots(server, think=0.1)
+    try:
+        result, game = over["result"], over["game"]
+        assert result["round"] >= 10, "a Blitz game against easy bots lasts its rounds"
+        assert [p["seat"] for p in over["progression"]] == [t.seat], "no entry for the bot seats"
+        (mine,) = over["progression"]
+        expected = game_xp(result, game)[t.seat]
+        assert mine["refused"] is None
+        assert mine["xp"] == expected.total == expected.placement + expected.groups + expected.survival
+        assert mine["parts"]["played"] == mine["parts"]["turns"]
+        profile = ann.http.get("/api/profile").json()
+        assert profile["user"]["xp"] == mine["xp"]
+        assert profile["wins"] == (1 if expected.place == 1 else 0), "a win against bots counts"
+    finally:
+        ann.close()
+
+
+def test_a_script_answering_instantly_against_bots_earns_nothing(start_server: Callable[..., ThreadServer]) -> None:
+    """The same game played by a script that answers the moment it is asked: no turn is a person's."""
+    server = start_server(xp_time_scale=0.05)  # think ≥ 50 ms per decision
+    ann, _table, over = _solo_against_bots(server, think=0.0)
+    try:
+        (mine,) = over["progression"]
+        assert (mine["xp"], mine["refused"]) == (0, "not_played") or mine["refused"] == "short_game"
+        assert ann.http.get("/api/profile").json()["user"]["xp"] == 0
+    finally:
+        ann.close()
 
 
 # --- drop seeds: commit now, reveal at the drop ----------------------------------------------------------

@@ -167,11 +167,35 @@ async def test_a_guest_merged_into_an_account_brings_games_xp_and_cards(store: S
     acct = await store.get_user("acct")
     assert acct is not None and (acct.xp, acct.wins, acct.level) == (520, 1, 3)
     assert {g.game_id for g in await store.recent_games("acct")} == {"g1", "g2"}
-    # The guest's level-3 card came along; the account reached level 3 too and drew its own.
-    assert sorted(c.level for c in await store.cards_of("acct")) == [3, 3]
+    # The account reached level 3 and drew its own card; the guest's level-3 card is not added to it
+    # (cards follow the resulting level: docs/accounts.md, "Merging a guest").
+    assert sorted(c.level for c in await store.cards_of("acct")) == [3]
     assert await store.get_user("guest") is None
     assert await store.session_by_token("gh", _now()) is None
     assert await store.user_by_email("a@example.org") == "acct"
+
+
+async def test_merges_keep_the_daily_cap_and_the_drop_schedule(store: Store) -> None:
+    """The issue's farmer: capped guests merged into one account. An account at 0 XP absorbing a
+    1,500-XP guest ends at level 6 with the schedule's two cards; later merges that day add nothing."""
+    await store.create_user("acct", "acct", "en")
+    await store.create_user("other", "other", "en")
+    await store.attach_email("acct", "farmer@example.org")
+    for n in range(3):
+        guest = f"guest{n}"
+        await store.create_user(guest, guest, "en")
+        for k in range(10):
+            await _game(store, f"g{n}-{k}", [guest, "other"])
+            await store.finish_game(f"g{n}-{k}", None, [_credit(0, guest, 155)])
+        assert (await store.get_user(guest)).xp == 1500  # type: ignore[union-attr]
+        await store.merge_user(guest, "acct", merged)
+        acct = await store.get_user("acct")
+        assert acct is not None and (acct.xp, acct.level) == (1500, 6)
+        assert sorted(c.level for c in await store.cards_of("acct")) == [3, 5]
+    # The merged XP counts against the account's own games today too.
+    await _game(store, "after", ["acct", "other"])
+    (award,) = await store.finish_game("after", None, [_credit(0, "acct", 125)])
+    assert (award.xp, award.refused) == (0, "daily_cap")
 
 
 async def test_deleting_an_account_removes_personal_data(store: Store) -> None:
@@ -181,7 +205,10 @@ async def test_deleting_an_account_removes_personal_data(store: Store) -> None:
     await store.create_session("s", "a", "h", user_agent=None, expires_at=_now() + timedelta(days=1))
     await _game(store, "g1", ["a", "b"])
     await store.finish_game("g1", None, [_credit(0, "a", 320)])
+    await store.add_seat_marks("g1", 0, ["user:a", "addr:hashed"])
+    await store.add_seat_marks("g1", 1, ["user:b"])
     await store.delete_account("a")
+    assert await store.seat_marks_of("g1") == {1: {"user:b"}}, "the identities seen acting for a's seat go too"
     assert await store.get_user("a") is None
     assert await store.user_by_email("alice@example.org") is None
     assert await store.session_by_token("h", _now()) is None
@@ -208,7 +235,24 @@ async def test_leaderboard_all_time_and_this_week_with_own_position(store: Store
     assert nothing == []
 
 
-async def test_private_meetings_count_finished_private_games_of_a_pair(store: Store) -> None:
+async def test_agents_are_ranked_on_their_own_board_never_among_people(store: Store) -> None:
+    for u in ("ann", "bot_owner"):
+        await store.create_user(u, u, "en")
+    await _game(store, "g", ["ann", "bot_owner"])
+    agent_credit = Credit(1, "bot_owner", 125, {"total": 125}, True, None, agent=True)
+    await store.finish_game("g", None, [_credit(0, "ann", 85), agent_credit])
+    owner = await store.get_user("bot_owner")
+    assert owner is not None and (owner.xp, owner.level, owner.wins) == (0, 1, 0), "no person's XP for an agent"
+    for since in (None, _now() - timedelta(days=1)):
+        people, _ = await store.leaderboard("xp", since=since, limit=10, viewer=None)
+        assert [(r.user_id, r.value) for r in people] == [("ann", 85)]
+        agents, _ = await store.leaderboard("xp", since=since, limit=10, viewer=None, board="agents")
+        assert [(r.user_id, r.value) for r in agents] == [("bot_owner", 125)]
+    wins, _ = await store.leaderboard("wins", since=None, limit=10, viewer=None, board="agents")
+    assert [(r.user_id, r.value) for r in wins] == [("bot_owner", 1)]
+
+
+async def test_meetings_count_finished_games_of_a_pair_public_or_private(store: Store) -> None:
     for u in ("a", "b", "c"):
         await store.create_user(u, u, "en")
     since = _now() - timedelta(days=7)
@@ -217,9 +261,9 @@ async def test_private_meetings_count_finished_private_games_of_a_pair(store: St
         await store.finish_game(f"p{n}", None, [])
     await _game(store, "pub", ["a", "b"], public=True)
     await store.finish_game("pub", None, [])
-    assert await store.private_meetings("a", ["b"], since) == 2
-    assert await store.private_meetings("a", ["c"], since) == 0
-    assert await store.private_meetings("a", ["b"], _now() + timedelta(seconds=5)) == 0
+    assert await store.meetings("a", ["b"], since) == 3, "a public room no longer escapes the pair rule"
+    assert await store.meetings("a", ["c"], since) == 0
+    assert await store.meetings("a", ["b"], _now() + timedelta(seconds=5)) == 0
 
 
 async def test_a_drop_spends_its_seed_and_the_next_drops_get_a_fresh_secret_one(store: Store) -> None:

@@ -133,12 +133,19 @@ async def test_action_log_is_ordered_and_conflicts(store: Store) -> None:
     )
     assert room.status == RUNNING and room.seed == 2**62 - 1
     assert [s.seat for s in room.seats] == [0, 1]
-    await store.append_action("g", 1, 0, {"type": "roll"}, clocks={"running": {"c:turn:1": 70.0}})
-    await store.append_action("g", 2, None, {"type": "timeout"})
+    await store.append_action(
+        "g", 1, 0, {"type": "roll"}, clocks={"running": {"c:turn:1": 70.0}}, actor="person", elapsed_ms=4200
+    )
+    await store.append_action("g", 2, None, {"type": "timeout"}, actor="clock", elapsed_ms=70_000)
     with pytest.raises(SeqConflict):
         await store.append_action("g", 2, 1, {"type": "buy"})
     log = await store.load_actions("g")
     assert [(r.seq, r.seat, r.action) for r in log] == [(1, 0, {"type": "roll"}), (2, None, {"type": "timeout"})]
+    # The server's measurement of each action comes back with it (XP pays for turns people played).
+    assert [(r.actor, r.elapsed_ms) for r in log] == [("person", 4200), ("clock", 70_000)]
+    await store.add_seat_marks("g", 0, ["user:a", "addr:1"])
+    await store.add_seat_marks("g", 0, ["addr:1", "device:2"])
+    assert await store.seat_marks_of("g") == {0: {"user:a", "addr:1", "device:2"}}
     room2 = await store.get_room("g")
     assert room2 is not None and room2.clocks == {"running": {"c:turn:1": 70.0}}
     await store.save_clocks("g", {"running": {}})

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import page_for, sign_in, wait_until
+from webkit import create_room, page_for, sign_in, wait_until
 
 from live_server import ThreadServer, quick_settings
 from opolyx.storage.testing import BACKENDS, PG_SKIP_MESSAGE, TestDatabase, fresh_database, pg_url
@@ -61,6 +61,8 @@ def account_server(database: TestDatabase, tmp_path: Path, sink: MailSink) -> It
             smtp_port=sink.port,
             smtp_security="none",
             rate_magic_burst=100,
+            # The scripted players answer at once: no pace floor, so their turns count (docs/accounts.md).
+            xp_time_scale=0.0,
         )
         engine = (lambda: RiggedEngine(**engine_options)) if engine_options else None
         server = ThreadServer(settings, engine).__enter__()
@@ -106,7 +108,7 @@ def _finish_two_person_game(server: ThreadServer) -> tuple[Person, Person, str]:
     room = ann.create("blitz", 2)
     assert bob.post(f"/api/rooms/{room['id']}/join").status_code == 200
     ann.connect(room["id"])
-    bob.connect(room["id"])
+    bob.connect(room["id"], source="127.0.0.2")  # two people: two addresses (one machine earns once)
     assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
     failures: list[BaseException] = []
 
@@ -171,17 +173,46 @@ def test_game_over_xp_profile_replay_leaderboard(browser: Any, account_server: C
             assert page.inner_text("[data-testid=own-place]").startswith("Your place:")
             page.click("[data-tab=wins]")
             page.wait_for_selector("table.leaders tbody tr")
-            # Progression page: the whole level table with ranks in the viewer's language.
+            # People and agents are ranked apart: nobody here played through an API key.
+            page.click("[data-tab=agents]")
+            page.wait_for_selector("[data-tab=agents][aria-pressed=true]")
+            wait_until(lambda: page.locator("table.leaders").count() == 0)
+            # Progression page: the whole level table with ranks in the viewer's language, and what pays.
             page.goto(f"{server.base}/#/progression")
             page.wait_for_selector("[data-testid=level-table]")
+            assert "at least 1 s" in page.inner_text("[data-testid=own-turns]")
             assert page.locator("[data-testid=level-table] tbody tr").count() == 50
             page.wait_for_selector("[data-testid=your-cards]")
             assert "Legend" in page.inner_text("[data-level='50']")
             page.select_option("select[data-testid=language]", "de")
             wait_until(lambda: "Legende" in page.inner_text("[data-level='50']"))
+            assert "selbst" in page.inner_text("[data-testid=own-turns]")
     finally:
         ann.close()
         bob.close()
+
+
+def test_the_waiting_room_says_what_the_table_pays(browser: Any, account_server: Callable[..., ThreadServer]) -> None:
+    """Before the game: a line says the table pays XP from round 10 for turns played oneself (bots
+    included), in the viewer's language; a second seat from the same machine adds the warning."""
+    server = account_server()
+    with page_for(browser, server.base) as page:
+        sign_in(page, "Ann", "fr")
+        create_room(page, "blitz", 2)
+        room = page.evaluate("async () => (await import('/js/store.js')).state.room.id")
+        notice = page.wait_for_selector("[data-testid=xp-notice]")
+        assert notice.get_attribute("data-pays") == "true"
+        assert "tour 10" in notice.inner_text() and "bots" in notice.inner_text()
+        assert page.locator("[data-testid=xp-shared]").count() == 0
+        alt = Person(server.base, "Alt")
+        try:
+            assert alt.post(f"/api/rooms/{room}/join").status_code == 200
+            alt.connect(room)  # the same machine as Ann's browser
+            page.reload()
+            page.wait_for_selector("[data-testid=xp-shared]")
+            assert "même machine" in page.inner_text("[data-testid=xp-shared]")
+        finally:
+            alt.close()
 
 
 def test_profile_lists_creates_and_revokes_agent_keys(

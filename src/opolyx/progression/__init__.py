@@ -5,6 +5,7 @@ progression rule lives here; the server gathers the facts and the store writes w
 
 - ``table``: the numbers, loaded from rules/data/progression.json.
 - ``xp``: XP by seat from a finished game's result and final state.
+- ``play``: which turns of each seat its person really played, from the server's measurements.
 - ``farming``: who earns nothing from a game, and why.
 - ``credits``: a finished game's credits (XP or refusal per person), with the rounds seats went out in.
 - ``booking``: what a credit does to an account (daily cap, levels, card drops, wins), and merging a guest.
@@ -24,6 +25,7 @@ from opolyx.progression.drops import (
 )
 from opolyx.progression.farming import SeatFacts, refusal
 from opolyx.progression.levels import is_vip, level_for, rank_for, xp_for_level
+from opolyx.progression.play import Pace, SeatPlay, Step, measure
 from opolyx.progression.table import ProgressionRules, load_progression
 from opolyx.progression.xp import XpParts, game_xp
 
@@ -31,10 +33,13 @@ __all__ = [
     "Booking",
     "CardDrop",
     "Credit",
+    "Pace",
     "Person",
     "ProgressionRules",
     "SeatFacts",
+    "SeatPlay",
     "Standing",
+    "Step",
     "Totals",
     "XpParts",
     "draw_card",
@@ -45,6 +50,7 @@ __all__ = [
     "is_vip",
     "level_for",
     "load_progression",
+    "measure",
     "merged",
     "out_rounds",
     "rank_for",

@@ -75,8 +75,14 @@ def promoted(standing: Standing, xp: int, wins: int, rules: ProgressionRules | N
 
 
 def merged(account: Standing, guest_xp: int, guest_wins: int, rules: ProgressionRules | None = None) -> Totals:
-    """An account taking over a guest's XP and wins (the guest's games and cards move with them)."""
-    return promoted(account, guest_xp, guest_wins, rules)
+    """An account taking over a guest's XP and wins. The daily cap holds however XP arrives: the XP added
+    is at most what is left of the account's cap today (``account.xp_today``), so capped guests merged
+    one after another add nothing more. The cards follow the resulting level exactly: the account draws
+    the drops of the levels it newly reaches from its own committed seed, and the guest's cards are not
+    added (a sum of both sides' cards would break the schedule; docs/accounts.md)."""
+    rules = rules or load_progression()
+    room = max(0, rules.farming.daily_xp_cap - account.xp_today)
+    return promoted(account, min(max(0, guest_xp), room), guest_wins, rules)
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,8 @@ class Credit:
     parts: JSON
     won: bool
     refused: str | None = None
+    # Earned by an AI agent's seat: booked for the agents' board, never to the person's XP or level.
+    agent: bool = False
 
     @staticmethod
     def cap_since(now: datetime) -> datetime:
@@ -102,6 +110,10 @@ class Credit:
         win counts only when the seat was paid."""
         rules = rules or load_progression()
         xp, refused, parts = self.xp, self.refused, dict(self.parts)
+        if self.agent:
+            # The agents' board: points by the same rules, apart from people's XP, levels and cards.
+            same = Totals(standing.xp, standing.level, standing.wins)
+            return Booking(0 if refused else xp, parts, refused, standing.level, same)
         if refused is None and xp > 0:
             room = max(0, rules.farming.daily_xp_cap - standing.xp_today)
             if xp > room:

@@ -12,8 +12,15 @@ from importlib import resources
 class Farming:
     """Guards against earning XP without playing (docs/accounts.md explains each)."""
 
-    min_people: int
     daily_xp_cap: int
+    # At least one of a person's decisions within a turn takes this long, or the turn is not theirs.
+    min_think_ms: int
+    # A played turn lasts at least this long (wall time); faster play is paid in proportion.
+    min_turn_seconds: int
+    # A game lasts at least this long per round a seat played in it (wall time); faster pays in proportion.
+    min_round_seconds: int
+    # A game the last opponents ended by leaving (resign, forfeit) before this round pays in proportion.
+    full_game_rounds: int
     early_exit_round: int
     pair_early_round: int
     pair_games: int

@@ -270,6 +270,21 @@ class HouseChange(BaseModel):
     value: int | bool | None = Field(description="This room's value.")
 
 
+class XpTermsOut(BaseModel):
+    """What this table will pay the viewer, said before the game (docs/accounts.md)."""
+
+    pays: bool = Field(description="Whether the viewer's seat earns people's XP here.")
+    why: str | None = Field(default=None, description="Why not: agent (an AI agent plays the seat).")
+    board: Literal["people", "agents"] = Field(description="The leaderboard the viewer's seat plays for.")
+    shared: bool = Field(
+        default=False, description="Two seated people connect from one address or device: only one can earn."
+    )
+    min_round: int = Field(description="Games ending before this round pay nothing.")
+    min_think_ms: int = Field(description="A turn counts when one of the person's own decisions in it took this long.")
+    min_turn_seconds: int = Field(description="A played turn is paid in full when it lasted this long.")
+    daily_cap: int = Field(description="XP an account can earn per UTC day, however it arrives.")
+
+
 class RoomOut(BaseModel):
     id: str
     mode: Mode
@@ -294,6 +309,7 @@ class RoomOut(BaseModel):
     house_changes: list[HouseChange] = Field(
         default_factory=list, description="Every change from the mode's defaults, in the editor's order."
     )
+    xp: XpTermsOut | None = Field(default=None, description="What this table pays the viewer (before the game).")
 
 
 class RoomList(BaseModel):
@@ -462,11 +478,13 @@ class SeatXpOut(BaseModel):
     seat: int
     xp: int = Field(description="XP credited (after the daily cap).")
     parts: dict[str, Any] = Field(
-        description="placement, place, groups, group_count, survival, total; capped_from when the daily cap cut it."
+        description="placement, place, groups, group_count, survival, total; turns (the seat had) and played "
+        "(by its person); reduced_from when fewer turns were played or faster than a person plays; capped_from "
+        "when the daily cap cut it."
     )
     refused: str | None = Field(
-        description="Why nothing was earned: short_game, too_few_people, early_exit, pair_farming, daily_cap, "
-        "house_rules (a house-rule game pays no XP)."
+        description="Why nothing was earned: short_game, early_exit, same_person, not_played, pair_farming, "
+        "daily_cap, house_rules (a house-rule game pays no XP)."
     )
     won: bool
     level_before: int

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     bot_delay_max: float = 2.2
     # Multiplies every game clock; tests shrink the 75 s turn to a fraction of a second.
     clock_scale: float = 1.0
+    # Multiplies the XP pace floors (progression.json: a person's think time per decision, a played turn's
+    # wall time). Leave it at 1: below 1 scripts farm faster; tests and benchmarks shrink it.
+    xp_time_scale: float = 1.0
     # How often remaining clock time is written to the store, bounding what a crash can give back.
     clock_checkpoint_seconds: float = 2.0
 

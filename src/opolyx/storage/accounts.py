@@ -149,9 +149,10 @@ class AccountStore(abc.ABC):
     async def merge_user(
         self, guest_id: str, into_id: str, merge: Callable[[Standing, int, int], Totals]
     ) -> None:
-        """Move a guest's games, XP and cards to an account; the guest row is emptied. ``merge`` (the
-        rules, opolyx.progression.merged) turns the account's standing and the guest's XP and wins into
-        the account's new totals."""
+        """Move a guest's games, chat and rooms to an account and add its XP and wins; the guest row is
+        emptied. ``merge`` (the rules, opolyx.progression.merged) turns the account's standing (with the
+        XP it has had today) and the guest's XP and wins into the account's new totals: the daily cap
+        holds, and the cards follow the resulting level (the guest's own cards are not carried over)."""
 
     @abc.abstractmethod
     async def update_profile(
@@ -182,10 +183,18 @@ class AccountStore(abc.ABC):
     async def awards_of_game(self, game_id: str) -> list[AwardRecord]: ...
 
     @abc.abstractmethod
-    async def private_meetings(self, user_id: str, others: Sequence[str], since: datetime) -> int:
-        """The most finished private games ``user_id`` shared with any one of ``others`` since then."""
+    async def meetings(self, user_id: str, others: Sequence[str], since: datetime) -> int:
+        """The most finished games (public or private) ``user_id`` shared with any one of ``others`` since then."""
 
     @abc.abstractmethod
     async def leaderboard(
-        self, by: Literal["xp", "wins"], *, since: datetime | None, limit: int, viewer: str | None
-    ) -> tuple[list[LeaderRow], LeaderRow | None]: ...
+        self,
+        by: Literal["xp", "wins"],
+        *,
+        since: datetime | None,
+        limit: int,
+        viewer: str | None,
+        board: Literal["people", "agents"] = "people",
+    ) -> tuple[list[LeaderRow], LeaderRow | None]:
+        """Top accounts by XP or wins (all time, or since ``since``). ``board="agents"`` ranks the points
+        and wins of seats AI agents played through their owners' API keys, never mixed into people's."""

@@ -29,9 +29,11 @@ from opolyx.storage.tables import (
     magic_links,
     room_seats,
     rooms,
+    seat_marks,
     sessions,
     users,
     xp_awards,
+    xp_merges,
 )
 
 # What a deleted account's name becomes, in its own row and in past games and chat.
@@ -188,13 +190,17 @@ class AccountsSql:
     ) -> None:
         async with self.engine.begin() as conn:
             guest = (await conn.execute(users.select().where(users.c.id == guest_id))).first()
-            into = (await conn.execute(users.select().where(users.c.id == into_id))).first()
+            query = users.select().where(users.c.id == into_id)
+            if conn.dialect.name == "postgresql":
+                query = query.with_for_update()
+            into = (await conn.execute(query)).first()
             if guest is None or into is None or guest_id == into_id:
                 return
+            # Games, chat and rooms move; the guest's awards and cards stay on the (emptied) guest row: the
+            # XP it brings is added within the account's daily cap, and the account's cards follow the
+            # level that results, drawn from its own committed seed (docs/accounts.md, "Merging").
             for table, column in (
                 (room_seats, room_seats.c.user_id),
-                (xp_awards, xp_awards.c.user_id),
-                (cards, cards.c.user_id),
                 (chat_messages, chat_messages.c.user_id),
             ):
                 await conn.execute(table.update().where(column == guest_id).values(user_id=into_id))
@@ -206,11 +212,21 @@ class AccountsSql:
             )
             await conn.execute(rooms.update().where(rooms.c.creator_id == guest_id).values(creator_id=into_id))
             await merge_ratings(conn, guest_id, into_id)
-            standing = await self._standing(conn, into, None)
+            now = _now()
+            standing = await self._standing(conn, into, Credit.cap_since(now))
             totals = merge(standing, int(guest.xp), int(guest.wins))
-            await self._store_totals(conn, into_id, standing.drop_seed, totals, None, _now())
+            await self._store_totals(conn, into_id, standing.drop_seed, totals, None, now)
             await conn.execute(
-                users.update().where(users.c.id == guest_id).values(xp=0, level=1, wins=0, deleted_at=_now())
+                xp_merges.insert().values(
+                    user_id=into_id,
+                    guest_id=guest_id,
+                    xp_brought=int(guest.xp),
+                    xp_added=totals.xp - standing.xp,
+                    created_at=now,
+                )
+            )
+            await conn.execute(
+                users.update().where(users.c.id == guest_id).values(xp=0, level=1, wins=0, deleted_at=now)
             )
 
     async def update_profile(
@@ -244,6 +260,11 @@ class AccountsSql:
             # The names the engine was told (served in every replay): the seats this person held, those a
             # bot took over from them included.
             for room_id, seat_numbers in seats_in.items():
+                # The identities seen acting for those seats (hashed sessions, addresses, devices) go too.
+                held = sorted(seat_numbers)
+                await conn.execute(
+                    seat_marks.delete().where(seat_marks.c.game_id == room_id, seat_marks.c.seat.in_(held))
+                )
                 info = (await conn.execute(sa.select(rooms.c.seat_info).where(rooms.c.id == room_id))).scalar()
                 if isinstance(info, list):
                     renamed = [
@@ -300,14 +321,24 @@ class AccountsSql:
         seed = await self._unrevealed_seed(conn, user_row)
         today = 0
         if xp_since is not None:
+            # However XP arrives, the cap counts it: games booked and guests merged since then.
             booked = (
                 await conn.execute(
                     sa.select(sa.func.coalesce(sa.func.sum(xp_awards.c.xp), 0)).where(
-                        xp_awards.c.user_id == user_row.id, xp_awards.c.created_at >= xp_since
+                        xp_awards.c.user_id == user_row.id,
+                        xp_awards.c.created_at >= xp_since,
+                        xp_awards.c.agent.is_(False),
                     )
                 )
             ).scalar()
-            today = int(booked or 0)
+            brought = (
+                await conn.execute(
+                    sa.select(sa.func.coalesce(sa.func.sum(xp_merges.c.xp_added), 0)).where(
+                        xp_merges.c.user_id == user_row.id, xp_merges.c.created_at >= xp_since
+                    )
+                )
+            ).scalar()
+            today = int(booked or 0) + int(brought or 0)
         return Standing(int(user_row.xp), int(user_row.level), int(user_row.wins), seed, today)
 
     @staticmethod
@@ -397,6 +428,7 @@ class AccountsSql:
                     level_before=booking.level_before,
                     level_after=after,
                     created_at=now,
+                    agent=c.agent,
                 )
             )
             awards.append(
@@ -488,7 +520,7 @@ class AccountsSql:
             for r in rows
         ]
 
-    async def private_meetings(self, user_id: str, others: Sequence[str], since: datetime) -> int:
+    async def meetings(self, user_id: str, others: Sequence[str], since: datetime) -> int:
         if not others:
             return 0
         mine = room_seats.alias("mine")
@@ -497,7 +529,6 @@ class AccountsSql:
             sa.select(theirs.c.user_id, sa.func.count(sa.distinct(rooms.c.id)))
             .select_from(rooms.join(mine, mine.c.room_id == rooms.c.id).join(theirs, theirs.c.room_id == rooms.c.id))
             .where(
-                rooms.c.public.is_(False),
                 rooms.c.status == "finished",
                 rooms.c.finished_at >= since,
                 mine.c.user_id == user_id,
@@ -510,10 +541,18 @@ class AccountsSql:
         return max(counts, default=0)
 
     async def leaderboard(
-        self, by: Literal["xp", "wins"], *, since: datetime | None, limit: int, viewer: str | None
+        self,
+        by: Literal["xp", "wins"],
+        *,
+        since: datetime | None,
+        limit: int,
+        viewer: str | None,
+        board: Literal["people", "agents"] = "people",
     ) -> tuple[list[LeaderRow], LeaderRow | None]:
         live = users.c.deleted_at.is_(None)
-        if since is None:
+        agents = board == "agents"
+        if since is None and not agents:
+            # People's XP and wins: agents' seats never add to these columns.
             column = users.c.xp if by == "xp" else users.c.wins
             base = sa.select(users.c.id.label("uid"), column.label("value")).where(live, column > 0)
         else:
@@ -522,9 +561,12 @@ class AccountsSql:
                 if by == "xp"
                 else sa.func.sum(sa.case((sa.and_(xp_awards.c.won, xp_awards.c.refused.is_(None)), 1), else_=0))
             )
+            window: sa.ColumnElement[bool] = xp_awards.c.agent.is_(agents)
+            if since is not None:
+                window = sa.and_(window, xp_awards.c.created_at >= since)
             base = (
                 sa.select(xp_awards.c.user_id.label("uid"), value.label("value"))
-                .where(xp_awards.c.created_at >= since)
+                .where(window)
                 .group_by(xp_awards.c.user_id)
                 .having(value > 0)
             )

@@ -121,6 +121,9 @@ class ActionRecord:
     seat: int | None
     action: JSON
     at: datetime
+    # Who made it and how long after the state it answered (migration 0007; None in older logs).
+    actor: str | None = None
+    elapsed_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -234,9 +237,26 @@ class Store(AccountStore, RatingStore, ModerationStore):
 
     @abc.abstractmethod
     async def append_action(
-        self, room_id: str, seq: int, seat: int | None, action: JSON, *, clocks: JSON | None = None
+        self,
+        room_id: str,
+        seq: int,
+        seat: int | None,
+        action: JSON,
+        *,
+        clocks: JSON | None = None,
+        actor: str | None = None,
+        elapsed_ms: int | None = None,
     ) -> None:
-        """Durably record action number ``seq`` (1-based); SeqConflict if that number is taken."""
+        """Durably record action number ``seq`` (1-based); SeqConflict if that number is taken. ``actor``
+        and ``elapsed_ms`` are the server's measurement of it (opolyx.progression.play)."""
+
+    @abc.abstractmethod
+    async def add_seat_marks(self, room_id: str, seat: int, marks: Sequence[str]) -> None:
+        """Remember identities seen acting for a seat of a game (kept once each)."""
+
+    @abc.abstractmethod
+    async def seat_marks_of(self, room_id: str) -> dict[int, set[str]]:
+        """The identities seen acting for each seat of a game."""
 
     @abc.abstractmethod
     async def load_actions(self, room_id: str) -> list[ActionRecord]: ...

@@ -48,7 +48,7 @@ from opolyx.storage.base import (
 from opolyx.storage.moderation_sql import ModerationSql
 from opolyx.storage.pg_batches import PgBatches
 from opolyx.storage.ratings_sql import RatingsSql
-from opolyx.storage.tables import actions, api_keys, chat_messages, room_seats, rooms, users
+from opolyx.storage.tables import actions, api_keys, chat_messages, room_seats, rooms, seat_marks, users
 
 log = logging.getLogger(__name__)
 
@@ -239,9 +239,19 @@ class _Append:
     action: JSON
     clocks: JSON | None
     done: asyncio.Future[None]
+    actor: str | None = None
+    elapsed_ms: int | None = None
 
     def row(self, now: datetime) -> dict[str, Any]:
-        return {"game_id": self.room_id, "seq": self.seq, "seat": self.seat, "action": self.action, "created_at": now}
+        return {
+            "game_id": self.room_id,
+            "seq": self.seq,
+            "seat": self.seat,
+            "action": self.action,
+            "created_at": now,
+            "actor": self.actor,
+            "elapsed_ms": self.elapsed_ms,
+        }
 
 
 @dataclass
@@ -586,9 +596,19 @@ class SqlStore(AccountsSql, RatingsSql, ModerationSql, Store):
             return await self._must_room(conn, room_id)
 
     async def append_action(
-        self, room_id: str, seq: int, seat: int | None, action: JSON, *, clocks: JSON | None = None
+        self,
+        room_id: str,
+        seq: int,
+        seat: int | None,
+        action: JSON,
+        *,
+        clocks: JSON | None = None,
+        actor: str | None = None,
+        elapsed_ms: int | None = None,
     ) -> None:
-        item = _Append(room_id, seq, seat, action, clocks, asyncio.get_running_loop().create_future())
+        item = _Append(
+            room_id, seq, seat, action, clocks, asyncio.get_running_loop().create_future(), actor, elapsed_ms
+        )
         self._appends.append(item)
         await self._committed(item)
 
@@ -654,7 +674,32 @@ class SqlStore(AccountsSql, RatingsSql, ModerationSql, Store):
                     actions.select().where(actions.c.game_id == room_id).order_by(actions.c.seq)
                 )
             ).all()
-        return [ActionRecord(r.seq, r.seat, r.action, _utc(r.created_at) or _now()) for r in rows]
+        return [
+            ActionRecord(r.seq, r.seat, r.action, _utc(r.created_at) or _now(), r.actor, r.elapsed_ms) for r in rows
+        ]
+
+    async def add_seat_marks(self, room_id: str, seat: int, marks: Sequence[str]) -> None:
+        if not marks:
+            return
+        async with self.engine.begin() as conn:
+            known = set(
+                (
+                    await conn.execute(
+                        sa.select(seat_marks.c.mark).where(seat_marks.c.game_id == room_id, seat_marks.c.seat == seat)
+                    )
+                ).scalars()
+            )
+            new = [m for m in dict.fromkeys(marks) if m not in known]
+            if new:
+                await conn.execute(seat_marks.insert(), [{"game_id": room_id, "seat": seat, "mark": m} for m in new])
+
+    async def seat_marks_of(self, room_id: str) -> dict[int, set[str]]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(seat_marks.select().where(seat_marks.c.game_id == room_id))).all()
+        out: dict[int, set[str]] = {}
+        for r in rows:
+            out.setdefault(int(r.seat), set()).add(str(r.mark))
+        return out
 
     async def save_clocks(self, room_id: str, clocks: JSON) -> None:
         async with self.engine.begin() as conn:

@@ -91,6 +91,20 @@ actions = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("action", Json, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Migration 0007: who made the action (person, agent, bot, clock, server) and how many milliseconds
+    # after the state it answered it arrived: the measured play XP is paid for (opolyx.progression.play).
+    sa.Column("actor", sa.String(8), nullable=True),
+    sa.Column("elapsed_ms", sa.Integer, nullable=True),
+)
+
+# Migration 0007: the identities seen acting for a seat ("user:<id>", and keyed hashes of the session,
+# the address and the device cookie): two seats sharing one are one person (docs/accounts.md).
+seat_marks = sa.Table(
+    "seat_marks",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("rooms.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("mark", sa.String(80), primary_key=True),
 )
 
 # Migration 0003: what was said in each room; the server serves the last few on connect.
@@ -149,7 +163,22 @@ xp_awards = sa.Table(
     sa.Column("level_before", sa.Integer, nullable=False),
     sa.Column("level_after", sa.Integer, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    # Migration 0007: an AI agent's seat: points for the agents' board, never a person's XP.
+    sa.Column("agent", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_xp_awards_user_id_created_at", "user_id", "created_at"),
+)
+
+# Migration 0007: XP a guest brought into an account when merged, and how much the daily cap let in.
+xp_merges = sa.Table(
+    "xp_merges",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("guest_id", sa.String(64), nullable=False),
+    sa.Column("xp_brought", sa.Integer, nullable=False),
+    sa.Column("xp_added", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_xp_merges_user_id_created_at", "user_id", "created_at"),
 )
 
 # Migration 0004: collectible cards; seed and level re-draw the card (progression.drops.draw_card).

@@ -139,5 +139,10 @@ class LeaderRowOut(BaseModel):
 class LeaderboardOut(BaseModel):
     by: Literal["xp", "wins"]
     period: Literal["all", "week"]
+    board: Literal["people", "agents"] = Field(
+        "people",
+        description="people: XP and wins of people's own play; agents: points and wins of seats AI agents "
+        "played through their owners' API keys (ranked apart, never mixed into people's).",
+    )
     rows: list[LeaderRowOut]
     you: LeaderRowOut | None = Field(description="Your own place, even when outside the rows shown.")

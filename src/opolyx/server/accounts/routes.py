@@ -364,9 +364,15 @@ async def leaderboard(
     by: Literal["xp", "wins"] = "xp",
     period: Literal["all", "week"] = "all",
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    board: Literal["people", "agents"] = "people",
 ) -> LeaderboardOut:
     """Top players by XP or wins, all time or this week (from Monday 00:00 UTC), with your own place.
-    Read from indexed columns, never by scanning games."""
+    Read from indexed columns, never by scanning games. ``board=agents`` ranks AI agents (seats played
+    through API keys) apart from people."""
     since = week_start(_now()) if period == "week" else None
-    rows, own = await svc.store.leaderboard(by, since=since, limit=limit, viewer=viewer.id if viewer else None)
-    return LeaderboardOut(by=by, period=period, rows=[_row(r) for r in rows], you=_row(own) if own else None)
+    rows, own = await svc.store.leaderboard(
+        by, since=since, limit=limit, viewer=viewer.id if viewer else None, board=board
+    )
+    return LeaderboardOut(
+        by=by, period=period, board=board, rows=[_row(r) for r in rows], you=_row(own) if own else None
+    )

@@ -6,6 +6,8 @@ clients that ask for it. Signing in by e-mail link answers the same way (:mod:`.
 
 from __future__ import annotations
 
+import secrets
+
 from fastapi import APIRouter, Request, Response
 
 from opolyx.protocol.models import SessionIn, SessionOut, UserOut
@@ -86,6 +88,17 @@ def session_answer(
         samesite=svc.settings.cookie_samesite,
         secure=cookie_secure(svc, request),
     )
+    if not request.cookies.get(sessions.DEVICE_COOKIE):
+        # A random name for this browser that outlives its sessions: two seats played from one device
+        # are one person (docs/accounts.md, "Against farming"). It says nothing else about anyone.
+        response.set_cookie(
+            sessions.DEVICE_COOKIE,
+            secrets.token_urlsafe(18),
+            max_age=400 * 86400,
+            httponly=True,
+            samesite=svc.settings.cookie_samesite,
+            secure=cookie_secure(svc, request),
+        )
     return SessionOut(user=out, token=token if include_token else None)
 
 

@@ -19,6 +19,10 @@ from opolyx.storage import SessionRecord, Store, UserRecord
 if TYPE_CHECKING:
     from opolyx.server.play.rooms import RoomService
 
+# A long-lived random cookie naming the browser (not the person): seats played from one device are one
+# person for XP (opolyx.server.play.measuring).
+DEVICE_COOKIE = "opolyx_device"
+
 
 def token_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()

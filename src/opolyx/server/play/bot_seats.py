@@ -13,6 +13,7 @@ import random
 from typing import Protocol
 
 from opolyx.jsontypes import JSON
+from opolyx.progression.play import BOT
 from opolyx.protocol.errors import ActionRefused
 from opolyx.server.engine_api import GameLike
 from opolyx.server.play.botplay import choose_bot_action, fallback_action
@@ -42,7 +43,7 @@ class BotTable(Protocol):
 
     def legal(self, seat: int | None) -> list[JSON]: ...
 
-    async def apply(self, seat: int | None, action: JSON) -> None: ...
+    async def apply(self, seat: int | None, action: JSON, *, actor: str = ...) -> None: ...
 
 
 class BotSeats:
@@ -101,7 +102,7 @@ class BotSeats:
             if action is None:
                 break
             try:
-                await table.apply(bot.seat, action)
+                await table.apply(bot.seat, action, actor=BOT)
                 return True
             except ActionRefused as exc:
                 log.warning("bot seat %s action %r refused: %s", bot.seat, action, exc.message)

@@ -61,7 +61,9 @@ class Finishing:
             self.known_out.update(newly_out)
             await self._departures(newly_out, snap)
         if game.is_over and table.room.status == RUNNING:
-            earned = await xp_credit.credits(store, table.ctx.engine(), table.room, table.log, snap)
+            earned = await xp_credit.credits(
+                store, table.ctx.engine(), table.room, table.log, snap, time_scale=table.ctx.settings.xp_time_scale
+            )
             awards = await store.finish_game(table.room.id, snap["result"], earned)
             table.progression = [a.to_json() for a in awards]
             table.stop_clocks()

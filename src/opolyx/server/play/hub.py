@@ -23,6 +23,7 @@ from typing import Any
 
 from opolyx import fairness
 from opolyx.jsontypes import JSON
+from opolyx.progression.play import SERVER
 from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ActionRefused
 from opolyx.rules import house
@@ -33,6 +34,7 @@ from opolyx.server.play.clocks import ClockBook
 from opolyx.server.play.context import HubContext
 from opolyx.server.play.fanout import send_events
 from opolyx.server.play.finishing import Finishing
+from opolyx.server.play.measuring import PlayMeter, actor_of
 from opolyx.server.play.peers import Peer
 from opolyx.server.play.seating import Seating
 from opolyx.server.play.timeouts import Timeouts
@@ -75,6 +77,8 @@ class RoomHub:
         self.bots = BotSeats(self)
         self.messages = TableChat(self)
         self.finishing = Finishing(self)
+        # Who acts and how fast, stored with each action (XP pays for turns people really played).
+        self.meter = PlayMeter()
 
     # --- loading -------------------------------------------------------------------------------------
 
@@ -90,6 +94,7 @@ class RoomHub:
             return
         records = await self.ctx.store.load_actions(room.id)
         self.log = [(r.seat, r.action) for r in records]
+        await self.meter.load(self.ctx.store, room.id)
         if room.status == FINISHED:
             await self.finishing.load()
         self.game = self._replay_with_history(self.log)
@@ -264,6 +269,7 @@ class RoomHub:
             if action.get("type") == "resign" and self.room.bots_replace_leavers and not mine.out:
                 await self.take_over(mine, origin=conn, ref=ref)
                 return
+            await self.meter.note(self.ctx.store, self.ctx.secret, self.room.id, mine.seat, conn)
             await self.apply(mine.seat, action, origin=conn, ref=ref)
 
     async def more_time(self, conn: Peer, ref: Any = None) -> None:
@@ -323,8 +329,12 @@ class RoomHub:
         self.bots.unstick()
         self._arm()
 
-    async def apply(self, seat: int | None, action: JSON, *, origin: Peer | None = None, ref: Any = None) -> None:
-        """(Lock held.) Apply an action the engine is asked to accept, store it, then tell every socket."""
+    async def apply(
+        self, seat: int | None, action: JSON, *, origin: Peer | None = None, ref: Any = None, actor: str = SERVER
+    ) -> None:
+        """(Lock held.) Apply an action the engine is asked to accept, store it, then tell every socket.
+        ``actor`` says who acted when no socket did (a bot, the clock, the server)."""
+        elapsed_ms = self.meter.elapsed_ms()
         game = self.game
         assert game is not None
         try:
@@ -346,7 +356,9 @@ class RoomHub:
         try:
             # Clocks are not written here: the periodic checkpoint (one transaction for every room)
             # bounds what a crash can give back, without a second write per action.
-            await self.ctx.store.append_action(self.room.id, seq, seat, action)
+            await self.ctx.store.append_action(
+                self.room.id, seq, seat, action, actor=actor_of(origin, actor), elapsed_ms=elapsed_ms
+            )
         except Exception as exc:
             log.exception("could not store action %s of room %s", seq, self.room.id)
             self._rebuild()
@@ -372,6 +384,7 @@ class RoomHub:
             "progression": self.progression if over else None,
         }
         send_events(self.conns, base, self.view, seat_of=self._seat_no, legal=self.legal, origin=origin, ref=ref)
+        self.meter.changed()
         if room_changed:
             self.broadcast_room()
         if over:
@@ -402,6 +415,7 @@ class RoomHub:
         self.clocks.sync(self.snap)
         await self.ctx.store.save_clocks(self.room.id, self.clocks.to_store())
         self.broadcast_snapshots()
+        self.meter.changed()
         await self._after_change()
 
     def _arm(self) -> None:

@@ -35,6 +35,8 @@ class Peer:
     wants_changes: bool = False
     #: The public game this client was last sent (the base of its next ``game_changes``); None: none yet.
     seen_view: JSON | None = None
+    #: The browser's device cookie, when it sent one (measuring.py tells two seats of one device apart).
+    device: str | None = None
 
     def send(self, payload: JSON) -> None:
         if not self.closed:

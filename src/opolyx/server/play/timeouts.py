@@ -13,6 +13,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from opolyx.jsontypes import JSON
+from opolyx.progression.play import CLOCK
 from opolyx.protocol.errors import ActionRefused
 from opolyx.server.engine_api import GameLike
 from opolyx.server.play.clocks import ClockBook
@@ -32,7 +33,7 @@ class ClockedTable(Protocol):
     clocks: ClockBook
     closed: bool
 
-    async def apply(self, seat: int | None, action: JSON) -> None: ...
+    async def apply(self, seat: int | None, action: JSON, *, actor: str = ...) -> None: ...
 
 
 class Timeouts:
@@ -79,7 +80,7 @@ class Timeouts:
                 self.arm()
                 return
             try:
-                await table.apply(None, dict(clock.action))
+                await table.apply(None, dict(clock.action), actor=CLOCK)
             except ActionRefused as exc:
                 # The engine says nothing is due (it moved on in the meantime): forget this clock.
                 log.warning("timeout %s refused in room %s: %s", key, table.room.id, exc.message)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from opolyx.engine.teams import side_of_seat
 from opolyx.jsontypes import JSON
+from opolyx.progression.terms import table_terms
 from opolyx.rules import house, load_rules
 from opolyx.server.engine_api import GameLike
 from opolyx.server.play.peers import Peer
@@ -88,6 +89,7 @@ def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JS
         for s in room.seats
     ]
     seat_users = {s.user_id for s in room.seats if s.user_id}
+    mine = room.seat_of(viewer) if viewer else None
     return {
         "id": room.id,
         "mode": room.mode,
@@ -105,4 +107,25 @@ def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JS
         "house_changes": house.changes(room.mode, room.house_rules),
         # House-rule rooms are unrated and pay no XP (said in the lobby and the room before the start).
         "rated": room.rated and not room.house_rules,
+        "xp": table_terms(
+            agent=mine is not None and (mine.agent or mine.user_id in agents),
+            shared=shared_identity(conns, seat_users),
+            house_rules=bool(room.house_rules),
+        ),
     }
+
+
+def shared_identity(conns: Iterable[Peer], seat_users: set[str]) -> bool:
+    """Whether two seated people are connected from one address or one device: then only one of their
+    seats can earn XP at this table (opolyx.progression.credits.same_person_seats)."""
+    seen: dict[str, str] = {}
+    for c in conns:
+        if c.closed or c.user.id not in seat_users:
+            continue
+        for mark in (f"addr:{c.address}" if c.address != "unknown" else "", f"device:{c.device}" if c.device else ""):
+            if not mark:
+                continue
+            other = seen.setdefault(mark, c.user.id)
+            if other != c.user.id:
+                return True
+    return False

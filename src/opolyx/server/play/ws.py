@@ -172,6 +172,7 @@ async def _serve(
 ) -> None:
     conn = Connection(ws, user, address, svc.settings.send_queue_limit)
     conn.session_id = session_id
+    conn.device = (ws.cookies.get(sessions.DEVICE_COOKIE) or "")[:64] or None
     conn.wants_changes = ws.query_params.get("game") == "changes"
     if not valid_id(room_id):
         await ws.send_text(json.dumps(_error(E.ROOM_NOT_FOUND, "no such room")))

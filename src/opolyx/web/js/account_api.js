@@ -12,7 +12,8 @@ export const deleteAccount = () => req('DELETE', '/api/account');
 export const listSessions = () => req('GET', '/api/sessions');
 export const signOutOthers = () => req('DELETE', '/api/sessions/others');
 export const signOut = () => req('DELETE', '/api/session');
-export const leaderboard = (by, period) => req('GET', `/api/leaderboard?by=${by}&period=${period}`);
+export const leaderboard = (by, period, board = 'people') =>
+  req('GET', `/api/leaderboard?by=${by}&period=${period}&board=${board}`);
 // Replays with snapshots come in pages of actions (the server caps a page); `start` is an action index.
 export const replayPage = (id, start) => req('GET', `/api/games/${encodeURIComponent(id)}/replay?snapshots=true&start=${start}`);
 // Personal API keys for AI agents (the agents' routes; the key itself is shown once, at creation).

@@ -12,6 +12,8 @@ function Parts({ p }) {
     ${t('xp.part.placement', { place: parts.place, xp: parts.placement })}
     ${parts.groups > 0 && html` · ${t('xp.part.groups', { n: parts.group_count, xp: parts.groups })}`}
     ${parts.survival > 0 && html` · ${t('xp.part.survival', { xp: parts.survival })}`}
+    ${parts.reduced_from && html` · <span data-testid="xp-reduced">${t('xp.part.reduced', { xp: p.xp, from: parts.reduced_from, played: parts.played, turns: parts.turns })}</span>`}
+    ${parts.ended_by_leaving && html` · ${t('xp.part.ended_by_leaving')}`}
     ${parts.capped_from && html` · ${t('xp.part.capped', { xp: p.xp })}`}
   </span>`;
 }

@@ -45,16 +45,19 @@ function RatingBoard({ tab }) {
 export function LeaderboardScreen() {
   const [by, setBy] = useState('xp');
   const [period, setPeriod] = useState('all');
+  // People and AI agents (seats played through API keys) are ranked apart, never mixed.
+  const [board, setBoard] = useState('people');
   const [data, setData] = useState(null);
   useEffect(() => {
-    if (by !== 'rating') leaderboard(by, period).then(setData).catch(showError);
-  }, [by, period]);
+    if (by !== 'rating') leaderboard(by, period, board).then(setData).catch(showError);
+  }, [by, period, board]);
   const me = state.user ? state.user.id : null;
   const tab = (value, current, setter, key) => html`<button class=${value === current ? 'on' : ''}
     data-tab=${value} aria-pressed=${value === current} onClick=${() => setter(value)}>${t(key)}</button>`;
   return html`<main class="account-screen leaderboard-screen" data-testid="leaderboard">
     <section class="card">
       <h2>${t('leaderboard.title')}</h2>
+      ${by !== 'rating' && html`<div class="tabs">${tab('people', board, setBoard, 'leaderboard.board_people')}${tab('agents', board, setBoard, 'leaderboard.board_agents')}</div>`}
       <div class="tabs">${tab('xp', by, setBy, 'leaderboard.by_xp')}${tab('wins', by, setBy, 'leaderboard.by_wins')}${tab('rating', by, setBy, 'rating.leaderboard')}
         <span class="grow"></span>${by !== 'rating' && html`${tab('all', period, setPeriod, 'leaderboard.all_time')}${tab('week', period, setPeriod, 'leaderboard.this_week')}`}</div>
       ${by === 'rating' ? html`<${RatingBoard} tab=${tab} />`

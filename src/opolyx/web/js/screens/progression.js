@@ -38,7 +38,13 @@ export function ProgressionScreen() {
         <li>${t('progression.groups', { xp: table.group_xp })}</li>
         <li>${t('progression.survival', { xp: table.survival_xp })}</li>
         <li>${t('progression.min_round', { round: table.min_round })}</li>
+        <li>${t('progression.measured_bots')}</li>
+        <li data-testid="own-turns">${t('progression.measured_turns', { seconds: table.farming.min_think_ms / 1000 })}</li>
+        <li>${t('progression.measured_pace', { seconds: table.farming.min_turn_seconds })}</li>
+        <li>${t('progression.measured_one_seat')}</li>
         <li>${t('progression.daily_cap', { xp: table.farming.daily_xp_cap })}</li>
+        <li>${t('progression.measured_merge')}</li>
+        <li>${t('progression.measured_agents')}</li>
         <li>${t('progression.vip', { level: table.vip_level })}</li>
       </ul>
     </section>

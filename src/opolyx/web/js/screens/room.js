@@ -40,6 +40,16 @@ function RoomHouseRules({ room }) {
   </div>`;
 }
 
+/** What this table will pay, said before the game (the room's ``xp`` terms, docs/accounts.md). */
+function XpNotice({ xp }) {
+  if (!xp) return null;
+  const line = xp.pays
+    ? t('xpnotice.pays', { round: xp.min_round, cap: xp.daily_cap })
+    : t(xp.why === 'house_rules' ? 'xp.refused.house_rules' : 'xpnotice.agent');
+  return html`<p class="muted small xp-notice" data-testid="xp-notice" data-pays=${String(xp.pays)}>${line}
+    ${xp.shared && html` <b class="warn" data-testid="xp-shared">${t('xpnotice.shared')}</b>`}</p>`;
+}
+
 export function RoomScreen() {
   const room = state.room;
   const [strength, setStrength] = useState('normal');
@@ -92,6 +102,7 @@ export function RoomScreen() {
       </div>
       ${creator && room.mode === 'team' && free > 0 && html`<p class="muted small">${t('room.team_full')}</p>`}
       <${InviteFriends} />
+      <${XpNotice} xp=${room.xp} />
     </section>
     <section class="card"><h3>${t('tab.chat')}</h3><${Chat} /></section>
   </main>`;
