@@ -192,7 +192,8 @@ class QuickPlay:
             tickets = await self.queue.tickets()
             if not tickets:
                 return []
-            for table in match(tickets, self.clock(), self.wait):
+            apart = await self.store.blocked_pairs(t.user for t in tickets)
+            for table in match(tickets, self.clock(), self.wait, apart):
                 if await self.queue.claim(table.people):
                     claimed.append(table)
                 # else someone left or changed their wishes meanwhile: the next tick decides again
