@@ -17,7 +17,8 @@ WEB = ROOT / "src" / "opolyx" / "web"
 
 # Keys whose text is legitimately the same in every language (names of languages, symbols, the brand).
 SAME_EVERYWHERE = re.compile(
-    r"^(language\.|app\.name$|dice\.|game\.seconds$|trade\.other$|mode\.(blitz|speed|halal|fortuna)\.name$)"
+    r"^(language\.|app\.name$|dice\.|game\.seconds$|trade\.other$|mode\.(blitz|speed|halal|fortuna)\.name$"
+    r"|house\.change$)"  # "{name}: {from} → {to}": placeholders and an arrow only
 )
 
 
