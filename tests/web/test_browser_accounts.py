@@ -180,7 +180,7 @@ def test_game_over_xp_profile_replay_leaderboard(browser: Any, account_server: C
             # Progression page: the whole level table with ranks in the viewer's language, and what pays.
             page.goto(f"{server.base}/#/progression")
             page.wait_for_selector("[data-testid=level-table]")
-            assert "at least 1 s" in page.inner_text("[data-testid=own-turns]")
+            assert "1 s or more" in page.inner_text("[data-testid=own-turns]")
             assert page.locator("[data-testid=level-table] tbody tr").count() == 50
             page.wait_for_selector("[data-testid=your-cards]")
             assert "Legend" in page.inner_text("[data-level='50']")
