@@ -33,6 +33,13 @@ function NavIcon({ kind }) {
       : html`<path d="M4 20h16M5 16l4-5 4 3 6-8M15 6h4v4" />`}</svg>`;
 }
 
+/** The account button a phone keeps in its header (the name is hidden there): profile, sign-in, cards, replays, keys. */
+function PersonIcon() {
+  return html`<svg class="nav-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+    <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" stroke-width="2" />
+    <path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7" fill="none" stroke="currentColor" stroke-width="2" /></svg>`;
+}
+
 function Settings({ s }) {
   const toggleSound = () => { setPref('sound', !s.prefs.sound); if (!s.prefs.sound) play('turn'); };
   const toggleNotify = async (e) => setPref('notify', e.target.checked && (await askNotify()));
@@ -62,6 +69,7 @@ function Header({ s }) {
     </nav>
     <${Settings} s=${s} />
     ${s.user && html`<a class="me" href="#/profile" data-nav="profile" title=${t('nav.profile')}>${s.user.nickname}</a>`}
+    ${s.user && html`<a class="me-icon" href="#/profile" data-nav="profile-phone" title=${t('nav.profile')} aria-label=${t('feel.account', { name: s.user.nickname })}><${PersonIcon} /></a>`}
     <select class="lang" aria-label=${t('start.language')} data-testid="language" value=${s.lang}
       onChange=${(e) => changeLanguage(e.target.value)}>
       ${LANGUAGES.map((l) => html`<option value=${l}>${t(`language.${l}`)}</option>`)}
