@@ -246,15 +246,20 @@ def test_replay_viewer_captions_cash_log_and_autoplay(
         assert total is not None
         captions = []
         for _ in range(12):
+            if page.locator("[data-action=replay-forward]").is_disabled():
+                break
             page.click("[data-action=replay-forward]")
             page.wait_for_timeout(120)
             captions.append(page.inner_text("[data-testid=replay-action]"))
-        assert all(c.strip() and not RAW.search(c) for c in captions), captions
+        assert len(captions) >= 3 and all(c.strip() and not RAW.search(c) for c in captions), captions
         log = page.inner_text("[data-testid=replay-log]")
         assert log.strip() and not RAW.search(log)
         cash = page.inner_text("[data-testid=replay-cash]")
         assert not RAW.search(cash)
         # Autoplay moves on by itself and pauses.
+        step = page.inner_text("[data-testid=replay-step]")
+        page.click("[data-action=replay-first]")
+        wait_until(lambda: page.inner_text("[data-testid=replay-step]").startswith("Step 0") or language != "en", timeout=10)
         step = page.inner_text("[data-testid=replay-step]")
         page.click("[data-action=replay-play]")
         wait_until(lambda: page.inner_text("[data-testid=replay-step]") != step, timeout=10)
