@@ -167,7 +167,8 @@ def test_desktop_log_shows_its_newest_line_with_four_players(
         page.evaluate(
             """async () => { const s = await import('/js/store.js');
                 const log = [];
-                for (let i = 0; i < 120; i++) log.push({ id: 100000 + i, seq: i, ev: { type: 'turn_started', seat: i % 4 } });
+                for (let i = 0; i < 120; i++)
+                  log.push({ id: 100000 + i, seq: i, ev: { type: 'turn_started', seat: i % 4 } });
                 log.push({ id: 200000, seq: 999, ev: { type: 'round_started', round: 77 } });
                 s.set({ log }); }"""
         )
@@ -185,7 +186,8 @@ def test_desktop_log_shows_its_newest_line_with_four_players(
         )
         assert seen, "the newest log line is hidden"
         # One scroll container: the side column itself does not scroll.
-        side = page.evaluate("() => { const s = document.querySelector('.game-side'); return s.scrollHeight - s.clientHeight; }")
+        side = page.evaluate(
+            "() => { const s = document.querySelector('.game-side'); return s.scrollHeight - s.clientHeight; }")
         assert side <= 1
         shots_at_both_sizes(page, screenshots, "f2-04-log-four-players")
 
@@ -259,7 +261,8 @@ def test_replay_viewer_captions_cash_log_and_autoplay(
         # Autoplay moves on by itself and pauses.
         step = page.inner_text("[data-testid=replay-step]")
         page.click("[data-action=replay-first]")
-        wait_until(lambda: page.inner_text("[data-testid=replay-step]").startswith("Step 0") or language != "en", timeout=10)
+        wait_js(page, "async () => (await import('/js/store.js')).state.game.round === 1")
+        time.sleep(0.3)
         step = page.inner_text("[data-testid=replay-step]")
         page.click("[data-action=replay-play]")
         wait_until(lambda: page.inner_text("[data-testid=replay-step]") != step, timeout=10)

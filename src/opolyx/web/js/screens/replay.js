@@ -81,9 +81,13 @@ export function caption(action) {
   const told = events.filter((e) => !QUIET.has(e.type));
   const shown = (told.length ? told : events).slice(0, 3).map(describeEvent);
   if (shown.length) return shown.join(' ');
-  const type = action.action.type;
-  const label = has(`action.${type}`) ? t(`action.${type}`, action.action) : '';
-  return t('feel.replay_acted', { player: playerName(action.seat), action: label && !/\{\w+\}/.test(label) ? label : type });
+  return t('feel.replay_acted', { player: playerName(action.seat), action: actionName(action.action.type) });
+}
+
+/** An action's button words when they need no figures (checked: a placeholder left means no), else its type. */
+function actionName(type) {
+  const label = has(`action.${type}`) ? t(`action.${type}`) : '';
+  return label && !/\{\w+\}/.test(label) ? label : type;
 }
 
 function CashPanel() {
