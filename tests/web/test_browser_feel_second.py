@@ -3,7 +3,8 @@ profile, the incoming-offer panel and the proposer's answer, toasts that keep of
 that shows its newest line with four players, the one-time auto-pay prompt, a reload that returns to the
 table, and the replay viewer's captions, cash panel, log and autoplay.
 
-Screenshots go to artifacts/screenshots/ (names starting with "f2-"), desktop and phone.
+Each new screen is audited with axe-core at desktop and phone size; screenshots go to artifacts/screenshots/
+(names starting with "f2-").
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_browser_a11y import audit_both_sizes
 from test_browser_features import click, deck, me, solo_game
 from test_browser_playfeel import PHONE, finish_quick_game
 from webkit import (
@@ -21,7 +23,6 @@ from webkit import (
     create_room,
     game_state,
     page_for,
-    shots_at_both_sizes,
     sign_in,
     start_game,
     wait_js,
@@ -60,7 +61,7 @@ def test_phone_reaches_the_profile_from_lobby_and_table(browser: Any, make_serve
         assert "Pia" in (account.get_attribute("aria-label") or "")
         account.click()
         page.wait_for_selector("[data-testid=profile]", timeout=T)
-        shots_at_both_sizes(page, screenshots, "f2-01-profile")
+        audit_both_sizes(page, screenshots, "f2-01-profile")
         page.goto(f"{server.base}/#/lobby")
         create_room(page, "blitz", 2)
         add_bots(page, 1)
@@ -104,14 +105,14 @@ def test_offer_panel_with_values_and_the_proposer_learns_the_answer(
         # The panel is on screen without scrolling on the phone, above the action bar.
         box = panel.bounding_box()
         assert box is not None and box["y"] + 40 < 844
-        shots_at_both_sizes(guest, screenshots, "f2-02-offer-panel")
+        audit_both_sizes(guest, screenshots, "f2-02-offer-panel")
         guest.set_viewport_size({"width": 390, "height": 844})
         panel.locator("[data-action=decline_trade]").click()
         answer = host.locator("[data-testid=trade-answer]")
         answer.wait_for(timeout=T)
         assert answer.get_attribute("data-kind") == "declined"
         assert "Gus declined your offer." in answer.inner_text()
-        shots_at_both_sizes(host, screenshots, "f2-02-offer-declined")
+        audit_both_sizes(host, screenshots, "f2-02-offer-declined")
         host.click("[data-action=dismiss-answer]")
         assert host.locator("[data-testid=trade-answer]").count() == 0
         assert guest.locator("[data-testid=offer-panel]").count() == 0
@@ -154,7 +155,7 @@ def test_toasts_keep_off_the_top_row_the_zoom_centre_and_the_phone_trade_dialog(
         page.wait_for_selector(".trade-modal")
         show_toast(page, "A toast beside the trade dialog")
         assert not overlaps(rect(page, ".toast"), rect(page, ".trade-modal"))
-        shots_at_both_sizes(page, screenshots, "f2-03-toast-trade-dialog")
+        audit_both_sizes(page, screenshots, "f2-03-toast-trade-dialog")
 
 
 def test_desktop_log_shows_its_newest_line_with_four_players(
@@ -189,7 +190,7 @@ def test_desktop_log_shows_its_newest_line_with_four_players(
         side = page.evaluate(
             "() => { const s = document.querySelector('.game-side'); return s.scrollHeight - s.clientHeight; }")
         assert side <= 1
-        shots_at_both_sizes(page, screenshots, "f2-04-log-four-players")
+        audit_both_sizes(page, screenshots, "f2-04-log-four-players")
 
 
 def test_first_pay_offers_the_autopay_setting_once(browser: Any, make_server: Any, screenshots: Path) -> None:
@@ -202,7 +203,7 @@ def test_first_pay_offers_the_autopay_setting_once(browser: Any, make_server: An
         page.click("[data-panel=pay] [data-action=pay]")
         prompt = page.locator("[data-testid=autopay-prompt]")
         prompt.wait_for(timeout=T)
-        shots_at_both_sizes(page, screenshots, "f2-05-autopay-prompt")
+        audit_both_sizes(page, screenshots, "f2-05-autopay-prompt")
         prompt.locator("[data-action=autopay-yes]").click()
         assert page.locator("[data-testid=autopay-prompt]").count() == 0
         assert page.evaluate("async () => (await import('/js/store.js')).state.prefs.autopay") is True
@@ -273,4 +274,4 @@ def test_replay_viewer_captions_cash_log_and_autoplay(
         page.click("[data-action=replay-last]")
         wait_js(page, "async () => (await import('/js/store.js')).state.game.phase === 'over'")
         assert not RAW.search(page.inner_text("[data-testid=replay]"))
-        shots_at_both_sizes(page, screenshots, f"f2-07-replay-{language}")
+        audit_both_sizes(page, screenshots, f"f2-07-replay-{language}")
