@@ -56,13 +56,19 @@ export function OfferPanel() {
   })}`;
 }
 
-const mine = new Map();   // trade id -> recipient seat, for the offers this player proposed
+const mine = new Map();   // trade id -> recipient seat, for the offers this player proposed in this room
+let mineRoom = null;
 
 /** Called with each events frame before the game moves on: remembers this player's offers and turns the
  * engine's answer to one of them into a notice. */
 export function watchAnswers(events) {
   const me = state.you && !state.you.spectator ? state.you.seat : null;
   if (me === null || me === undefined) return;
+  if (mineRoom !== state.roomId) {   // ids start again in each game: forget another room's offers
+    mine.clear();
+    mineRoom = state.roomId;
+    if (state.tradeAnswer) set({ tradeAnswer: null });
+  }
   for (const tr of (state.game ? state.game.trades : [])) if (tr.from === me) mine.set(tr.id, tr.to);
   for (const e of events) {
     let kind = null;
