@@ -7,7 +7,7 @@ import { LeaderboardScreen } from './screens/leaderboard.js';
 import { LobbyScreen } from './screens/lobby.js';
 import { ProfileScreen } from './screens/profile.js';
 import { ProgressionScreen } from './screens/progression.js';
-import { ReplayScreen } from './screens/replay.js';
+import { lazyScreen } from './lazy_screen.js';
 import { RoomScreen } from './screens/room.js';
 import { SignInScreen } from './screens/signin.js';
 import { StartScreen } from './screens/start.js';
@@ -76,6 +76,9 @@ function Header({ s }) {
     </select>
   </header>`;
 }
+
+// The replay viewer loads when first opened (lazy_screen.js).
+const ReplayScreen = lazyScreen(() => import('./screens/replay.js'), 'ReplayScreen');
 
 const ACCOUNT_SCREENS = {
   profile: ProfileScreen, leaderboard: LeaderboardScreen, progression: ProgressionScreen,
