@@ -275,3 +275,25 @@ def test_replay_viewer_captions_cash_log_and_autoplay(
         wait_js(page, "async () => (await import('/js/store.js')).state.game.phase === 'over'")
         assert not RAW.search(page.inner_text("[data-testid=replay]"))
         audit_both_sizes(page, screenshots, f"f2-07-replay-{language}")
+
+
+def test_the_proposer_learns_that_an_offer_expired(browser: Any, make_server: Any) -> None:
+    server = make_server(rules={"trade_seconds": 4}, first_player=0)
+    with page_for(browser, server.base, **DESKTOP) as host, page_for(browser, server.base, **DESKTOP) as guest:
+        sign_in(host, "Hana")
+        create_room(host, "classic", 2)
+        sign_in(guest, "Gus")
+        guest.goto(host.url)
+        guest.wait_for_selector("[data-action=join]", timeout=T)
+        guest.click("[data-action=join]")
+        host.wait_for_selector(".seat.taken >> nth=1", timeout=T)
+        start_game(host)
+        click(host, "[data-action=trade]")
+        host.fill("[data-side=give] input[data-field=cash]", "300")
+        host.fill("[data-side=take] input[data-field=cash]", "300")
+        host.click("[data-action=send_trade]")
+        guest.wait_for_selector("[data-testid=offer-panel]", timeout=T)
+        # Gus does not answer: the offer's clock runs out and Hana is told.
+        host.wait_for_selector("[data-testid=trade-answer][data-kind=expired]", timeout=T)
+        assert "Your offer to Gus expired unanswered." in host.inner_text("[data-testid=trade-answer]")
+        guest.wait_for_selector("[data-testid=offer-panel]", state="detached", timeout=T)
