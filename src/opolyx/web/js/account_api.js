@@ -15,7 +15,7 @@ export const signOut = () => req('DELETE', '/api/session');
 export const leaderboard = (by, period, board = 'people') =>
   req('GET', `/api/leaderboard?by=${by}&period=${period}&board=${board}`);
 // Replays with snapshots come in pages of actions (the server caps a page); `start` is an action index.
-export const replayPage = (id, start) => req('GET', `/api/games/${encodeURIComponent(id)}/replay?snapshots=true&start=${start}`);
+export const replayPage = (id, start) => req('GET', `/api/games/${encodeURIComponent(id)}/replay?snapshots=true&events=true&start=${start}`);
 // Personal API keys for AI agents (the agents' routes; the key itself is shown once, at creation).
 export const listKeys = () => req('GET', '/api/keys');
 export const createKey = (label) => req('POST', '/api/keys', { label });

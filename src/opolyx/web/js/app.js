@@ -7,7 +7,7 @@ import { LeaderboardScreen } from './screens/leaderboard.js';
 import { LobbyScreen } from './screens/lobby.js';
 import { ProfileScreen } from './screens/profile.js';
 import { ProgressionScreen } from './screens/progression.js';
-import { ReplayScreen } from './screens/replay.js';
+import { lazyScreen } from './lazy_screen.js';
 import { RoomScreen } from './screens/room.js';
 import { SignInScreen } from './screens/signin.js';
 import { StartScreen } from './screens/start.js';
@@ -32,6 +32,13 @@ function NavIcon({ kind }) {
     ${kind === 'leaderboard'
       ? html`<path d="M7 4h10v4a5 5 0 0 1-10 0zM7 6H4a3 3 0 0 0 3 4M17 6h3a3 3 0 0 1-3 4M12 13v4M8 20h8M9 17h6" />`
       : html`<path d="M4 20h16M5 16l4-5 4 3 6-8M15 6h4v4" />`}</svg>`;
+}
+
+/** The account button a phone keeps in its header (the name is hidden there): profile, sign-in, cards, replays, keys. */
+function PersonIcon() {
+  return html`<svg class="nav-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+    <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" stroke-width="2" />
+    <path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7" fill="none" stroke="currentColor" stroke-width="2" /></svg>`;
 }
 
 function Settings({ s }) {
@@ -63,12 +70,16 @@ function Header({ s }) {
     </nav>
     <${Settings} s=${s} />
     ${s.user && html`<a class="me" href="#/profile" data-nav="profile" title=${t('nav.profile')}>${s.user.nickname}</a>`}
+    ${s.user && html`<a class="me-icon" href="#/profile" data-nav="profile-phone" title=${t('nav.profile')} aria-label=${t('feel.account', { name: s.user.nickname })}><${PersonIcon} /></a>`}
     <select class="lang" aria-label=${t('start.language')} data-testid="language" value=${s.lang}
       onChange=${(e) => changeLanguage(e.target.value)}>
       ${LANGUAGES.map((l) => html`<option value=${l}>${t(`language.${l}`)}</option>`)}
     </select>
   </header>`;
 }
+
+// The replay viewer loads when first opened (lazy_screen.js).
+const ReplayScreen = lazyScreen(() => import('./screens/replay.js'), 'ReplayScreen');
 
 const ACCOUNT_SCREENS = {
   profile: ProfileScreen, leaderboard: LeaderboardScreen, progression: ProgressionScreen,

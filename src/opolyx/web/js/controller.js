@@ -7,9 +7,10 @@ import { set, setUi, state } from './store.js';
 import { feedAnimation, resetTokens } from './animate.js';
 import { accountRoute } from './account_flow.js';
 import { checkAlerts, clearAlerts } from './alerts.js';
-import { checkAutopay } from './autopay.js';
+import { checkAutopay, offerAutopay } from './autopay.js';
 import { cashFloats } from './feel.js';
 import { keepCommitment } from './fair.js';
+import { watchAnswers } from './offers.js';
 import { loadPrefs } from './prefs.js';
 import { play, soundsFor } from './sounds.js';
 
@@ -19,6 +20,7 @@ let syncTimer = null;
 let syncInFlight = false;
 let lastSync = 0;
 let logId = 0;
+let firstRoute = true;   // the page's first screen: a seated player returns to the table
 const boards = {};
 const LOG_LIMIT = 400;
 
@@ -53,6 +55,8 @@ export function go(path) {
 function route() {
   const [screen, arg, side] = location.hash.replace(/^#\/?/, '').split('/');
   const team = side === '0' || side === '1' ? Number(side) : null;  // an invite link may carry a team
+  const first = firstRoute;
+  firstRoute = false;
   if (accountRoute(screen, arg, { go, changeLanguage, toast, showError })) {
     leaveRoomScreen();
     stopLobby();
@@ -81,6 +85,11 @@ function route() {
     leaveRoomScreen();
     stopLobby();
     set({ screen: 'start' });
+    return;
+  }
+  // A reload or a new visit while seated (the session names the room) goes straight back to the table.
+  if (first && state.user.room && (!screen || screen === 'lobby')) {
+    go(`room/${state.user.room}`);
     return;
   }
   leaveRoomScreen();
@@ -309,6 +318,8 @@ function onFrame(frame) {
       break;
     }
     case 'events': {
+      watchAnswers(frame.events);
+      offerAutopay(frame.events);
       const patch = { legal: frame.legal || [], deadlines: deadlinesWithEnds(frame.deadlines) };
       if (frame.progression) patch.progression = frame.progression;
       const dice = [...frame.events].reverse().find((e) => e.type === 'dice_rolled');

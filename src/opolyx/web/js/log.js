@@ -128,7 +128,7 @@ export function GameLog() {
     const el = ref.current;
     if (el && follow.current) el.scrollTop = el.scrollHeight;
   }, [last, state.lang]);
-  return html`<ol class="game-log" ref=${ref} data-testid="log" onScroll=${(e) => { follow.current = atBottom(e.currentTarget); }}>
+  return html`<ol class="game-log" ref=${ref} data-testid="log" tabindex="0" aria-label=${t('tab.log')} onScroll=${(e) => { follow.current = atBottom(e.currentTarget); }}>
     ${entries.length === 0 && html`<li class="muted">${t('log.empty')}</li>`}
     ${entries.map(({ id, ev }) => {
       const seat = ev.seat ?? ev.debtor ?? ev.from;

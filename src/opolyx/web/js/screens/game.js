@@ -7,6 +7,8 @@ import { HouseChanges } from '../house_rules.js';
 import { t } from '../i18n.js';
 import { GameLog } from '../log.js';
 import { GameOver } from '../endscreen.js';
+import { AnswerNotice, OfferPanel } from '../offers.js';
+import { AutopayPrompt } from '../autopay.js';
 import { MoneyStrip, PlayerPanels, SquareDetail } from '../players.js';
 import { setUi, state } from '../store.js';
 import { TradeBuilder, TradeList } from '../trade.js';
@@ -64,6 +66,9 @@ export function GameScreen() {
       <button class="zoom-toggle" data-action="zoom" aria-pressed=${zoomed} onClick=${toggleZoom}>${zoomed ? t('board.zoom_out') : t('board.zoom')}</button>
     </section>
     <div class="game-side">
+      <${OfferPanel} />
+      <${AnswerNotice} />
+      <${AutopayPrompt} />
       <${ActionBar} />
       <section class="side-players" aria-labelledby="players-heading"><h2 id="players-heading" class="sr-only">${t('tab.players')}</h2><${PlayerPanels} /></section>
       ${state.room && html`<${HouseChanges} changes=${state.room.house_changes} compact=${true} />`}

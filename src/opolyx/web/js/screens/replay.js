@@ -1,8 +1,10 @@
-// The replay viewer: a finished game stepped through on the board (forward, back, jump to a round).
+// The replay viewer: a finished game stepped through on the board (forward, back, jump to a round, play),
+// with each step's caption told from the engine's events (the log's own words, never a raw template),
+// everyone's cash, and the log of the game so far.
 // It reuses the game board, which draws whatever state.game holds, so the viewer fills that with the
 // replay's snapshot of the chosen step. The server sends snapshots in pages of actions; pages are
 // fetched when a step needs them and kept.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { replayPage } from '../account_api.js';
 import { feedAnimation, resetTokens } from '../animate.js';
 import { getJson } from '../api.js';
@@ -10,7 +12,8 @@ import { Board } from '../board.js';
 import { showError } from '../controller.js';
 import { html } from '../html.js';
 import { has, t } from '../i18n.js';
-import { playerName } from '../names.js';
+import { QUIET, describe as describeEvent } from '../log.js';
+import { money, playerName, seatColor } from '../names.js';
 import { set, state } from '../store.js';
 
 /** Pages of one game's replay. Step k is the state after k actions (step 0: the start). */
@@ -41,6 +44,18 @@ class Replay {
     return { game: page.snapshots[index], action };
   }
 
+  /** The events of the steps up to k that are in pages already fetched, newest last (for the log). */
+  eventsUpTo(k, limit = 60) {
+    const out = [];
+    for (const [start, page] of [...this.pages.entries()].sort((a, b) => a[0] - b[0])) {
+      page.actions.forEach((a, i) => {
+        const step = start + i + 1;
+        if (step <= k) for (const ev of a.events || []) out.push({ step, ev });
+      });
+    }
+    return out.slice(-limit);
+  }
+
   /** The first step whose round is at least `round` (pages are read in order until it turns up). */
   async stepOfRound(round) {
     for (let start = 0; start < Math.max(this.total, 1); start += this.pageSize) {
@@ -58,16 +73,48 @@ function show(game) {
   feedAnimation(game, []);
 }
 
-function describe(action) {
+/** A step in words: what the engine said happened (the log's words), or, without events, the action's name
+ * when its label needs no figures (a label with a placeholder left is never shown raw). */
+export function caption(action) {
   if (!action) return t('replay.start');
-  const what = has(`action.${action.action.type}`) ? t(`action.${action.action.type}`, action.action) : action.action.type;
-  return `${playerName(action.seat)}: ${what}`;
+  const events = action.events || [];
+  const told = events.filter((e) => !QUIET.has(e.type));
+  const shown = (told.length ? told : events).slice(0, 3).map(describeEvent);
+  if (shown.length) return shown.join(' ');
+  return t('feel.replay_acted', { player: playerName(action.seat), action: actionName(action.action.type) });
+}
+
+/** An action's button words when they need no figures (checked: a placeholder left means no), else its type. */
+function actionName(type) {
+  const label = has(`action.${type}`) ? t(`action.${type}`) : '';
+  return label && !/\{\w+\}/.test(label) ? label : type;
+}
+
+function CashPanel() {
+  const game = state.game;
+  if (!game) return null;
+  return html`<section class="card replay-cash-card" aria-labelledby="replay-cash-h"><h2 id="replay-cash-h">${t('feel.replay_cash')}</h2>
+    <ul class="replay-cash" data-testid="replay-cash">${game.players.map((p) => html`<li class=${p.out ? 'muted' : ''}>
+      <i class="dot" style=${`background:${seatColor(p.seat)}`}></i>${playerName(p.seat)} <b>${money(p.cash)}</b></li>`)}</ul></section>`;
+}
+
+function ReplayLog({ replay, step }) {
+  const ref = useRef(null);
+  const items = replay.eventsUpTo(step);
+  useEffect(() => { if (ref.current) ref.current.scrollTop = ref.current.scrollHeight; }, [step]);
+  return html`<section class="card" aria-labelledby="replay-log-h"><h2 id="replay-log-h">${t('feel.replay_log')}</h2>
+    <ol class="game-log replay-log" ref=${ref} data-testid="replay-log" tabindex="0" aria-labelledby="replay-log-h">
+      ${items.length === 0 && html`<li class="muted">${t('log.empty')}</li>`}
+      ${items.map(({ step: k, ev }, i) => html`<li key=${`${k}-${i}`} class=${`ev ${QUIET.has(ev.type) ? 'quiet' : ''}`}>${describeEvent(ev)}</li>`)}
+    </ol></section>`;
 }
 
 export function ReplayScreen() {
   const id = state.screenArg;
   const [replay, setReplay] = useState(null);
   const [view, setView] = useState({ step: 0, action: null });
+  const timer = useRef(null);
+  useEffect(() => () => { if (timer.current !== null) clearInterval(timer.current); }, []);
   useEffect(() => {
     let live = true;
     replayPage(id, 0).then(async (first) => {
@@ -93,6 +140,17 @@ export function ReplayScreen() {
     try { goTo(await replay.stepOfRound(round)); } catch (err) { showError(err); }
   };
   const step = view.step;
+  const playing = timer.current !== null;
+  const togglePlay = () => {
+    if (timer.current !== null) { clearInterval(timer.current); timer.current = null; setView({ ...view }); return; }
+    let k = step >= last ? 0 : step;
+    timer.current = setInterval(() => {
+      k += 1;
+      if (k >= last) { clearInterval(timer.current); timer.current = null; }
+      goTo(k);
+    }, 900);
+    setView({ ...view });
+  };
   return html`<main class="replay-screen" data-testid="replay">
     <div class="replay-controls card">
       <button data-action="replay-first" onClick=${() => goTo(0)} aria-label=${t('replay.first')}>⏮</button>
@@ -102,8 +160,12 @@ export function ReplayScreen() {
       <button data-action="replay-last" onClick=${() => goTo(last)} aria-label=${t('replay.last')}>⏭</button>
       <label>${t('replay.round')} <input type="number" name="round" min="1" value=${state.game ? state.game.round : 1}
         onChange=${(e) => jump(Number(e.target.value))} /></label>
-      <span class="replay-action" data-testid="replay-action">${describe(view.action)}</span>
+      <button data-action="replay-play" aria-pressed=${playing} onClick=${togglePlay}>${playing ? t('feel.replay_pause') : t('feel.replay_play')}</button>
+      <span class="replay-action" data-testid="replay-action" aria-live="polite">${caption(view.action)}</span>
     </div>
-    <${Board} />
+    <div class="replay-body">
+      <${Board} />
+      <div class="replay-side"><${CashPanel} /><${ReplayLog} replay=${replay} step=${step} /></div>
+    </div>
   </main>`;
 }

@@ -1,0 +1,17 @@
+// Screens that no first visit needs (the replay viewer) are fetched when first opened, not with the first
+// load: that keeps the start screen's bytes inside the budget (benchmarks/page_weight.py, under 150 KiB).
+import { useEffect, useState } from 'preact/hooks';
+import { html } from './html.js';
+import { t } from './i18n.js';
+
+/** A component that imports `load()` once and then renders its export `name` with the same props. */
+export function lazyScreen(load, name) {
+  let loaded = null;
+  return function LazyScreen(props) {
+    const [Screen, setScreen] = useState(() => loaded);
+    useEffect(() => {
+      if (!Screen) load().then((m) => { loaded = m[name]; setScreen(() => loaded); });
+    }, []);
+    return Screen ? html`<${Screen} ...${props} />` : html`<main class="account-screen"><p>${t('conn.loading')}</p></main>`;
+  };
+}
