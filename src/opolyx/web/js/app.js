@@ -3,15 +3,11 @@ import { changeLanguage, go } from './controller.js';
 import { html } from './html.js';
 import { LANGUAGES, t } from './i18n.js';
 import { GameScreen } from './screens/game.js';
-import { LeaderboardScreen } from './screens/leaderboard.js';
 import { LobbyScreen } from './screens/lobby.js';
-import { ProfileScreen } from './screens/profile.js';
-import { ProgressionScreen } from './screens/progression.js';
 import { lazyScreen } from './lazy_screen.js';
 import { RoomScreen } from './screens/room.js';
 import { SignInScreen } from './screens/signin.js';
 import { StartScreen } from './screens/start.js';
-import { OperatorScreen } from './screens/operator.js';
 import { alertText, askNotify } from './alerts.js';
 import { setPref } from './prefs.js';
 import { play } from './sounds.js';
@@ -80,6 +76,10 @@ function Header({ s }) {
 
 // The replay viewer loads when first opened (lazy_screen.js).
 const ReplayScreen = lazyScreen(() => import('./screens/replay.js'), 'ReplayScreen');
+const ProfileScreen = lazyScreen(() => import('./screens/profile.js'), 'ProfileScreen');
+const LeaderboardScreen = lazyScreen(() => import('./screens/leaderboard.js'), 'LeaderboardScreen');
+const ProgressionScreen = lazyScreen(() => import('./screens/progression.js'), 'ProgressionScreen');
+const OperatorScreen = lazyScreen(() => import('./screens/operator.js'), 'OperatorScreen');
 
 const ACCOUNT_SCREENS = {
   profile: ProfileScreen, leaderboard: LeaderboardScreen, progression: ProgressionScreen,

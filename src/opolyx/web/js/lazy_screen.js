@@ -1,4 +1,4 @@
-// Screens that no first visit needs (the replay viewer) are fetched when first opened, not with the first
+// Screens that no first visit needs (the replay viewer, the account screens, the operator's page) are fetched when first opened, not with the first
 // load: that keeps the start screen's bytes inside the budget (benchmarks/page_weight.py, under 150 KiB).
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
