@@ -221,7 +221,8 @@ def test_a_whole_blitz_game_by_keyboard_alone(browser: Any, make_server: Any, sc
         assert label.startswith("3 · Copperpot Diner") and "price 600" in label and "For sale" in label
         page.keyboard.press("Enter")
         wait_for(page, ".modal.square-modal")
-        assert focused(page)["inDialog"]
+        # The dialog takes the focus in the effect after it renders: wait for it (two busy cores).
+        wait_until(lambda: focused(page)["inDialog"])
         page.keyboard.press("Tab")
         page.keyboard.press("Tab")
         page.keyboard.press("Tab")
