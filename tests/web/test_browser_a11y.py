@@ -250,7 +250,7 @@ def test_a_whole_blitz_game_by_keyboard_alone(browser: Any, make_server: Any, sc
         tab_to(page, "[data-action=trade]")
         page.keyboard.press("Enter")
         wait_for(page, ".modal.trade-modal")
-        assert focused(page)["inDialog"]
+        wait_until(lambda: focused(page)["inDialog"])
         tab_to(page, "[data-side=give] input[data-square='3']")
         page.keyboard.press("Space")
         tab_to(page, "[data-side=take] input[data-field=cash]")
