@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from opolyx.sim.field.strategies import (
+    AggressiveTrader,
     AuctionShark,
     BuyEverythingBuilder,
     CashHoarder,
     ColourFocused,
     FieldBot,
+    JailSitter,
     JailStayer,
     TradeHappy,
 )
@@ -29,6 +31,8 @@ STRATEGIES: dict[str, Callable[[int], FieldBot]] = {
     "shark": AuctionShark,
     "trader": TradeHappy,
     "jailer": JailStayer,
+    "sitter": JailSitter,
+    "aggressive": AggressiveTrader,
 }
 
 __all__ = ["STRATEGIES", "FieldBot"]
