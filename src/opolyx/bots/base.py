@@ -47,6 +47,10 @@ class SeatMemory:
     idle_scan: tuple[int, int, int] | None = None
     #: street → round the hard bot's look-ahead last weighed a priced offer for it (see HardBot.on_turn)
     repriced: dict[int, int] = field(default_factory=dict)
+    #: Offers made and not yet seen answered: (partner, squares asked for, round proposed).
+    pending: list[tuple[int, tuple[int, ...], int]] = field(default_factory=list)
+    #: What each partner did with this seat's offers: partner → [declined, accepted, round of the last decline].
+    answers: dict[int, list[int]] = field(default_factory=dict)
 
 
 #: What the bots remember, per game: the game object itself is the key (by identity), so a look-ahead copy

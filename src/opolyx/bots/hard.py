@@ -37,7 +37,7 @@ from opolyx.bots.heuristics import (
     standing,
     trust_log,
 )
-from opolyx.bots.normal import NormalBot
+from opolyx.bots.normal import NormalBot, listens, note_answers, note_offer
 from opolyx.engine.state import Offer
 from opolyx.engine.teams import allies
 from opolyx.engine.trades import may_offer
@@ -62,9 +62,14 @@ _NO_EVENTS: Final[frozenset[str]] = frozenset()
 
 
 class _RolloutPolicy(NormalBot):
-    """The normal bot without trade proposals: rollouts need speed, and deals would only add noise."""
+    """The normal bot without trade proposals: rollouts need speed, and deals would only add noise.
+
+    It answers an offer as most players do, by the holdings' values alone (no rent outlook): the partner of
+    a priced offer in a rollout is a rival, not another copy of our own judgement. Seats that have turned
+    down every offer are not offered anything to roll out (``normal.listens``)."""
 
     trades = False
+    rent_outlook = False
 
 
 class HardBot(NormalBot):
@@ -246,6 +251,7 @@ class HardBot(NormalBot):
             mem.proposals[(chosen["to"], tuple(chosen["give"]["squares"]), tuple(chosen["take"]["squares"]))] = (
                 game.round, chosen["give"]["cash"])
             mem.last_proposal_turn = game.turn_no
+            note_offer(game, seat, chosen)
         return options[pick]
 
     def _repriced_offers(self, game: Game, info: BoardInfo, seat: int, res: int) -> list[Action]:
@@ -256,6 +262,7 @@ class HardBot(NormalBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no or not mem.proposals:
             return []
+        note_answers(game, seat)
         d = derived(game, info)
         cash = game.players[seat].cash
         offers: list[Action] = []
@@ -264,6 +271,8 @@ class HardBot(NormalBot):
             before = mem.proposals.get((o, (), take))
             if before is None or game.players[o].out or game.round - mem.repriced.get(missing, -99) < REPRICE_ROUNDS:
                 continue
+            if not listens(game, seat, o):
+                continue  # a seat that turns every offer down would turn this one down too
             if not may_offer(game, o, missing, info.group_members[missing]):
                 continue
             offer = self._cash_for(game, info, seat, o, (), Offer(0, take), d.trade_value(game, missing), cash, res)
@@ -327,8 +336,14 @@ class HardBot(NormalBot):
         return limit
 
     def answer_trade(self, game: Game, info: BoardInfo, seat: int, trade: Trade) -> Action:
+        """The heuristic's answer, which the look-ahead may only turn from yes to no.
+
+        A rollout of a few rounds sees the cash a sale brings in at once and little of the rent the buyer
+        collects afterwards, so a search free to say yes sold monopolies for 1.5× list (issue #41). The
+        heuristic already weighs the rent to come (``outlook``); the search only catches the sales whose
+        short-term cost it underrates."""
         normal = super().answer_trade(game, info, seat, trade)
-        if allies(game, seat, trade.proposer):
+        if allies(game, seat, trade.proposer) or normal["type"] != "accept_trade":
             return normal
         options: list[Action] = [{"type": "accept_trade", "trade": trade.id},
                                  {"type": "decline_trade", "trade": trade.id}]

@@ -21,6 +21,7 @@ from opolyx.bots.heuristics import (
     reserve,
     threat_profile,
 )
+from opolyx.bots.outlook import trade_outlook
 from opolyx.engine.building import may_sell, raisable
 from opolyx.engine.mortgages import may_mortgage
 from opolyx.engine.state import Offer
@@ -47,6 +48,55 @@ ENVY: Final = 0.35
 #: more cash): one ask per window, so a declined offer is not repeated every turn.
 ASK_AGAIN_ROUNDS: Final = 10
 
+#: Offers a rival may turn down, having accepted none, before it is offered nothing more: a seat that never
+#: trades (many outside bots, many people) was sent some twenty declined offers a game at rising prices.
+SILENT_AFTER: Final = 2
+#: ... but for one more offer this many rounds after the last decline (twice as long after each further
+#: one), in case it has changed its mind.
+SILENCE_ROUNDS: Final = 100
+
+
+def note_answers(game: Game, seat: int) -> None:
+    """Fold the answers to ``seat``'s offers that are no longer open into its memory of each partner:
+    the squares asked for now ``seat``'s means accepted, anything else declined (or lapsed)."""
+    mem = memory(game, seat)
+    if not mem.pending:
+        return
+    still: list[tuple[int, tuple[int, ...], int]] = []
+    for partner, take, rnd in mem.pending:
+        open_now = False
+        for t in game.trades.values():
+            if t.proposer == seat and t.recipient == partner and t.take.squares == take:
+                open_now = True
+                break
+        if open_now:
+            still.append((partner, take, rnd))
+            continue
+        counts = mem.answers.get(partner)
+        if counts is None:
+            counts = mem.answers[partner] = [0, 0, -1]
+        owner = game.owner
+        if take and all(owner[j] == seat for j in take):
+            counts[1] += 1
+        else:
+            counts[0] += 1
+            counts[2] = game.round
+    mem.pending[:] = still
+
+
+def listens(game: Game, seat: int, partner: int) -> bool:
+    """Whether ``partner`` is still worth an offer: not after :data:`SILENT_AFTER` declines and no
+    acceptance, but for one probe every :data:`SILENCE_ROUNDS` rounds."""
+    counts = memory(game, seat).answers.get(partner)
+    if counts is None or counts[1] or counts[0] < SILENT_AFTER:
+        return True
+    return game.round - counts[2] >= SILENCE_ROUNDS << (counts[0] - SILENT_AFTER)
+
+
+def note_offer(game: Game, seat: int, action: Action) -> None:
+    """Remember an offer ``seat`` is making so that :func:`note_answers` can learn the partner's answer."""
+    memory(game, seat).pending.append((action["to"], tuple(action["take"]["squares"]), game.round))
+
 
 class NormalBot(BaseBot):
     strength = "normal"
@@ -63,6 +113,8 @@ class NormalBot(BaseBot):
     auction_reserve_share = 0.5
     #: Mortgage lone companies to bring a whole group to its third level (see :meth:`mortgage_for_build`).
     mortgage_to_build = False
+    #: Weigh a trade's rent to come (``outlook``) when answering it, not only the holdings' values.
+    rent_outlook = True
 
     def rounds_left(self, game: Game) -> int:
         return game.rules.round_limit - game.round
@@ -439,6 +491,20 @@ class NormalBot(BaseBot):
         if cash_after < 0:
             return False
         d_prop, d_rec = self.trade_deltas(game, info, trade.proposer, seat, trade.give, trade.take)
+        if self.rent_outlook and (trade.give.squares or trade.take.squares):
+            # List price is not what a street is worth to the seat it completes a group for: both sides'
+            # rent to come over the remaining rounds (``outlook``) is added, so a sale must at least cover
+            # the rent this seat expects to pay the proposer for it, and help the proposer no more than ENVY
+            # allows. 1.5× list for the street that completes a rival's group is then refused (issue #41).
+            after = game.owner[:]
+            for i in trade.give.squares:
+                after[i] = seat
+            for i in trade.take.squares:
+                after[i] = trade.proposer
+            o_prop, o_rec = trade_outlook(game, info, trade.proposer, seat, trade.give.cash, trade.take.cash,
+                                          trade.give.squares + trade.take.squares, after)
+            d_prop += o_prop
+            d_rec += o_rec
         return d_rec >= 0 and d_rec >= ENVY * d_prop
 
     def propose(self, game: Game, info: BoardInfo, seat: int, res: int, d: Derived) -> Action | None:
@@ -447,6 +513,8 @@ class NormalBot(BaseBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
+        if mem.pending:
+            note_answers(game, seat)
         rounds, band = game.round // ASK_AGAIN_ROUNDS, game.players[seat].cash // 2000
         idle = mem.idle_scan
         if idle is not None and idle[0] == d.serial and idle[1] == rounds and idle[2] == band and not game.rules.teams:
@@ -477,6 +545,8 @@ class NormalBot(BaseBot):
         if action is not None:
             mem.last_proposal_turn = game.turn_no
             mem.idle_scan = None
+            if not allies(game, seat, action["to"]):
+                note_offer(game, seat, action)
         else:
             mem.idle_scan = scan
         return action
@@ -505,7 +575,7 @@ class NormalBot(BaseBot):
         if cash < res // 2:
             return None  # no ask costs less than nothing, and every one must leave half the reserve
         for missing, o in d.near[seat]:  # groups one street short, held by a rival
-            if game.players[o].out:
+            if game.players[o].out or not listens(game, seat, o):
                 continue
             if not may_offer(game, o, missing, info.group_members[missing]):
                 continue
@@ -606,6 +676,8 @@ class NormalBot(BaseBot):
             # The cheap tests first (all but the last are free of side effects, so their order is free).
             before = proposals.get((o, (), (j,)))
             if before is not None and (info.kind[j] == "street" or game.round - before[0] < ASK_AGAIN_ROUNDS):
+                continue
+            if not listens(game, seat, o):
                 continue  # a street is asked for once, at face value; the rest again ten rounds on (``_remember``)
             value = d.trade_value(game, j)
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)

@@ -20,6 +20,7 @@ from opolyx.sim.field.strategies import (
     ColourFocused,
     FieldBot,
     JailSitter,
+    Loner,
     JailStayer,
     TradeHappy,
 )
@@ -31,6 +32,7 @@ STRATEGIES: dict[str, Callable[[int], FieldBot]] = {
     "shark": AuctionShark,
     "trader": TradeHappy,
     "jailer": JailStayer,
+    "loner": Loner,
     "sitter": JailSitter,
     "aggressive": AggressiveTrader,
 }

@@ -14,8 +14,8 @@ value. Each strategy changes a few knobs and, where the literature says somethin
 - ``trader``: trade-happy — proposes a deal every turn (cash for the street that completes a group,
   swaps), accepts anything worth at least as much as it gives at face value.
 - ``jailer``: buys everything early, then stays in jail once the board has houses, builds to three.
-- ``sitter``: the ``builder`` (buy everything, build at once, never trade) that stays in jail once houses
-  stand anywhere but on its own streets.
+- ``loner``: buys everything it can pay for, builds at once, turns down every offer (a locked board).
+- ``sitter``: the ``loner`` staying in jail once houses stand anywhere but on its own streets.
 - ``aggressive``: an aggressive trader — offers list price, then 1.25× and 1.5× for the street that
   completes one of its groups, and sells anything for at least 1.2× its face value.
 """
@@ -318,7 +318,17 @@ class JailStayer(FieldBot):
     floor = 600
 
 
-class JailSitter(BuyEverythingBuilder):
+class Loner(FieldBot):
+    """Buys everything it can pay for, builds at once, and turns down every offer: nothing changes hands."""
+
+    strength = "loner"
+    floor = 0
+
+    def accepts(self, game: Game, seat: int, give: Any, take: Any) -> bool:
+        return False
+
+
+class JailSitter(Loner):
     strength = "sitter"
     late_jail = True
 
