@@ -51,9 +51,31 @@ ASK_AGAIN_ROUNDS: Final = 10
 #: Offers a rival may turn down, having accepted none, before it is offered nothing more: a seat that never
 #: trades (many outside bots, many people) was sent some twenty declined offers a game at rising prices.
 SILENT_AFTER: Final = 2
+#: ... once one of those declines was of at least this percent of face value (a seat that refuses a generous
+#: price does not sell at all), or after :data:`SILENT_ANYWAY` declines whatever the prices.
+GENEROUS_PERCENT: Final = 130
+SILENT_ANYWAY: Final = 5
 #: ... but for one more offer this many rounds after the last decline (twice as long after each further
 #: one), in case it has changed its mind.
 SILENCE_ROUNDS: Final = 100
+
+
+def note_traders(game: Game, seat: int) -> None:
+    """Notice companies that changed hands between seats still in since ``seat`` last looked: both seats
+    trade (with someone), whatever they answered this seat."""
+    mem = memory(game, seat)
+    owner = game.owner
+    seen = mem.owners_seen
+    if seen == owner:
+        return
+    if seen:
+        players = game.players
+        for i in range(len(owner)):
+            a, b = seen[i], owner[i]
+            if a is not None and b is not None and a != b and not players[a].out:
+                mem.traders.add(a)
+                mem.traders.add(b)
+    mem.owners_seen = owner[:]
 
 
 def note_answers(game: Game, seat: int) -> None:
@@ -62,40 +84,52 @@ def note_answers(game: Game, seat: int) -> None:
     mem = memory(game, seat)
     if not mem.pending:
         return
-    still: list[tuple[int, tuple[int, ...], int]] = []
-    for partner, take, rnd in mem.pending:
+    still: list[tuple[int, tuple[int, ...], int, int]] = []
+    for partner, take, rnd, percent in mem.pending:
         open_now = False
         for t in game.trades.values():
             if t.proposer == seat and t.recipient == partner and t.take.squares == take:
                 open_now = True
                 break
         if open_now:
-            still.append((partner, take, rnd))
+            still.append((partner, take, rnd, percent))
             continue
         counts = mem.answers.get(partner)
         if counts is None:
-            counts = mem.answers[partner] = [0, 0, -1]
+            counts = mem.answers[partner] = [0, 0, -1, 0]
         owner = game.owner
         if take and all(owner[j] == seat for j in take):
             counts[1] += 1
         else:
             counts[0] += 1
             counts[2] = game.round
+            if percent > counts[3]:
+                counts[3] = percent
     mem.pending[:] = still
 
 
 def listens(game: Game, seat: int, partner: int) -> bool:
-    """Whether ``partner`` is still worth an offer: not after :data:`SILENT_AFTER` declines and no
-    acceptance, but for one probe every :data:`SILENCE_ROUNDS` rounds."""
-    counts = memory(game, seat).answers.get(partner)
-    if counts is None or counts[1] or counts[0] < SILENT_AFTER:
+    """Whether ``partner`` is still worth an offer: not after :data:`SILENT_AFTER` declines (one of them of a
+    generous price) or :data:`SILENT_ANYWAY` declines, no acceptance and no trade seen with anyone else
+    (``note_traders``), but for a rare probe (:data:`SILENCE_ROUNDS`).
+    A seat that trades with others turns this seat's offers down for their price: it is asked again, dearer."""
+    mem = memory(game, seat)
+    counts = mem.answers.get(partner)
+    if counts is None or counts[1] or counts[0] < SILENT_AFTER or partner in mem.traders:
         return True
+    if counts[3] < GENEROUS_PERCENT and counts[0] < SILENT_ANYWAY:
+        return True  # turned down only modest prices so far: a dearer offer may still be taken
     return game.round - counts[2] >= SILENCE_ROUNDS << (counts[0] - SILENT_AFTER)
 
 
 def note_offer(game: Game, seat: int, action: Action) -> None:
     """Remember an offer ``seat`` is making so that :func:`note_answers` can learn the partner's answer."""
-    memory(game, seat).pending.append((action["to"], tuple(action["take"]["squares"]), game.round))
+    take = tuple(action["take"]["squares"])
+    give = action["give"]
+    face = game.trade_value(Offer(0, take))
+    offered = game.trade_value(Offer(give["cash"], tuple(give["squares"])))
+    percent = offered * 100 // face if face > 0 else 0
+    memory(game, seat).pending.append((action["to"], take, game.round, percent))
 
 
 class NormalBot(BaseBot):
@@ -513,6 +547,7 @@ class NormalBot(BaseBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
+        note_traders(game, seat)
         if mem.pending:
             note_answers(game, seat)
         rounds, band = game.round // ASK_AGAIN_ROUNDS, game.players[seat].cash // 2000
