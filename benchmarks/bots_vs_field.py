@@ -17,6 +17,7 @@ made that were declined ("declined").
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import time
 from typing import Any
@@ -113,7 +114,7 @@ def main() -> None:
                 cells.append(f"{s} {100 * sum(won) / len(won):5.1f} [{100 * lo:4.1f}, {100 * hi:4.1f}] "
                              f"sold {sold:.2f} decl {declined:4.1f}")
             steps = []
-            for lo_s, hi_s in zip(strengths, strengths[1:], strict=False):
+            for lo_s, hi_s in itertools.pairwise(strengths):
                 mean, se = paired([r[0] for r in results[hi_s]], [r[0] for r in results[lo_s]])
                 steps.append(f"{hi_s}-{lo_s} {mean:+.1f}±{se:.1f}")
             print(f"  {field:<10} " + " | ".join(cells) + "  | " + ", ".join(steps), flush=True)

@@ -21,7 +21,7 @@ from opolyx.bots.heuristics import (
     reserve,
     threat_profile,
 )
-from opolyx.bots.outlook import trade_outlook
+from opolyx.bots.outlook import holding_outlook, trade_outlook
 from opolyx.engine.building import may_sell, raisable
 from opolyx.engine.mortgages import may_mortgage
 from opolyx.engine.state import Offer
@@ -149,6 +149,8 @@ class NormalBot(BaseBot):
     mortgage_to_build = False
     #: Weigh a trade's rent to come (``outlook``) when answering it, not only the holdings' values.
     rent_outlook = True
+    #: Share of a company's rent to come (``outlook.holding_outlook``) an auction bid may pay above its price.
+    auction_outlook = 0.0
 
     def rounds_left(self, game: Game) -> int:
         return game.rules.round_limit - game.round
@@ -346,6 +348,9 @@ class NormalBot(BaseBot):
     def auction_limit(self, game: Game, info: BoardInfo, seat: int, sq: int, auction_id: int) -> int:
         res = reserve(game, info, seat)
         value = marginal_value(game, info, seat, sq)
+        if self.auction_outlook:
+            # Its price stays in net worth; what it earns over the rest of the game comes on top.
+            value = max(value, info.price[sq] + self.auction_outlook * holding_outlook(game, info, seat, sq))
         cash = game.players[seat].cash
         return int(min(value * self.auction_value_factor, cash - res * self.auction_reserve_share))
 

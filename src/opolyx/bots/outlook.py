@@ -154,3 +154,24 @@ def trade_outlook(game: Game, info: BoardInfo, proposer: int, recipient: int, gi
     d_prop = gain[0] * rivals[0] * share - gain[1]
     d_rec = gain[1] * rivals[1] * share - gain[0]
     return d_prop, d_rec
+
+
+def holding_outlook(game: Game, info: BoardInfo, seat: int, square: int) -> float:
+    """The rent ``seat`` would collect from its rivals over the rest of the game, beyond what it collects now,
+    if it held ``square`` as well (its cash as it stands): what a company is worth above the price it keeps in
+    net worth. Used for auction limits: a rival's lone dealership or a second utility earns many times its
+    price difference before the rent tax takes the owner's share."""
+    rounds = horizon(game)
+    u = unit_squares(info, square)
+    if not u:
+        return 0.0
+    after = game.owner[:]
+    after[square] = seat
+    cash = game.players[seat].cash - info.price[square]
+    gain = unit_rent(game, info, seat, u, after, cash, rounds) - unit_rent(game, info, seat, u, game.owner,
+                                                                          cash, rounds)
+    rivals = 0
+    for q in game.players:
+        if not q.out and q.seat != seat and not allies(game, q.seat, seat):
+            rivals += 1
+    return gain * rivals * owner_share(game, rounds)

@@ -20,8 +20,8 @@ from opolyx.sim.field.strategies import (
     ColourFocused,
     FieldBot,
     JailSitter,
-    Loner,
     JailStayer,
+    Loner,
     TradeHappy,
 )
 
