@@ -1,4 +1,4 @@
-"""Six outside-style strategies over one plain chassis that reads only ``legal_actions`` and public state.
+"""Nine outside-style strategies over one plain chassis that reads only ``legal_actions`` and public state.
 
 The chassis (:class:`FieldBot`) does what any simple simulator bot does: pay when it can, raise cash by
 mortgaging lone companies before selling buildings, bid the minimum up to a limit, answer trades by face
