@@ -56,6 +56,9 @@ class SeatMemory:
     #: Rival seats seen to hand a company to another seat still in the game (a trade, not a bankruptcy):
     #: they trade, so their declines of this seat's offers are about price, not about trading at all.
     traders: set[int] = field(default_factory=set)
+    #: Rival seats seen rolling for doubles in jail (a failed try behind them) with the bail in hand: the hard
+    #: bot's rollouts play them staying in jail rather than as the normal bot would.
+    stayers: set[int] = field(default_factory=set)
     #: The owners as this seat last looked at them (for noticing trades between other seats).
     owners_seen: list[int | None] = field(default_factory=list)
 

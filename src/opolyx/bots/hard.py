@@ -72,6 +72,13 @@ class _RolloutPolicy(NormalBot):
     rent_outlook = False
 
 
+class _StayerPolicy(_RolloutPolicy):
+    """A rival seen staying in jail with the bail in hand, as the rollouts play it: it rolls for doubles."""
+
+    def jail_choice(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:
+        return {"type": "jail_roll"}
+
+
 class HardBot(NormalBot):
     strength = "hard"
     #: Tuned by simulation against the field of outside strategies (docs/bots.md): building deep into the
@@ -109,6 +116,16 @@ class HardBot(NormalBot):
         self.budget_ms = min(DEFAULT_BUDGET_MS if budget_ms is None else budget_ms, HARD_LIMIT_MS - 5)
         self.step_budget = int(self.budget_ms * STEPS_PER_MS)
         self.policy = _RolloutPolicy(self.rng.randrange(2**31))
+        self.stayer_policy = _StayerPolicy(self.rng.randrange(2**31))
+
+    def choose(self, game: Game, seat: int) -> Action:
+        """Notice what the rivals do that the rollouts should copy (``SeatMemory.stayers``), then decide."""
+        if game.result is None:
+            bail = game.rules.jail_bail
+            for q in game.players:
+                if q.in_jail and q.jail_tries and q.cash >= bail and q.seat != seat and not q.out:
+                    memory(game, seat).stayers.add(q.seat)
+        return super().choose(game, seat)
 
     # ------------------------------------------------------------------ the search
 
@@ -148,7 +165,10 @@ class HardBot(NormalBot):
         start = time.perf_counter()
         spent = 0
         rounds = 0
-        policy = self.policy
+        # Every seat is played as the normal bot would, but for what a rival has been seen doing itself.
+        stayers = memory(game, seat).stayers
+        policies: list[NormalBot] = [self.stayer_policy if s in stayers else self.policy
+                                     for s in range(len(game.players))]
         timed = not self.deterministic
         deadline = start + (HARD_LIMIT_MS - 5) / 1000
         while True:
@@ -160,7 +180,7 @@ class HardBot(NormalBot):
                 g.keeps_actions = False  # nor its log: a copy is never saved
                 trust_log(g)  # only ``apply`` changes a rollout's holdings: the tables may follow its log
                 try:
-                    steps = self._play_out(g, seat, action, horizon, policy, timed, deadline)
+                    steps = self._play_out(g, seat, action, horizon, policies, timed, deadline)
                     late = timed and time.perf_counter() > deadline
                     score = 0.0 if late else self.evaluate(g, info, seat)
                 finally:
@@ -190,15 +210,15 @@ class HardBot(NormalBot):
         return max(range(len(options)), key=lambda k: means[k])
 
     @staticmethod
-    def _play_out(g: Game, seat: int, action: Action, horizon: int, policy: NormalBot, timed: bool,
+    def _play_out(g: Game, seat: int, action: Action, horizon: int, policies: list[NormalBot], timed: bool,
                   deadline: float) -> int:
-        """Apply ``action`` to the rollout copy ``g`` and play on with ``policy`` in every seat until the
+        """Apply ``action`` to the rollout copy ``g`` and play on with ``policies`` (one per seat) until the
         ``horizon`` turn (or the step limit, or, ``timed``, the ``deadline``): the steps played after it."""
         g.apply(seat, action)
         steps = 0
         while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:
             s = next_seat(g)
-            g.apply(s, policy.choose(g, s))
+            g.apply(s, policies[s].choose(g, s))
             steps += 1
             if timed and steps & 15 == 0 and time.perf_counter() > deadline:
                 break
