@@ -3,13 +3,10 @@ on to a seat seen trading with others, and the hard bot's look-ahead plays a riv
 
 from __future__ import annotations
 
-import pytest
-
 from opolyx.bots import make_bot
-from opolyx.bots.base import Action, memory
+from opolyx.bots.base import memory
 from opolyx.bots.hard import HardBot, _StayerPolicy
-from opolyx.bots.normal import NormalBot
-from opolyx.engine.game import Game, new_game
+from opolyx.engine.game import new_game
 
 
 def test_a_seat_that_never_accepts_is_not_offered_the_same_things_for_ever() -> None:
@@ -55,22 +52,15 @@ def test_a_seat_seen_trading_with_others_is_still_asked() -> None:
     assert offers > 4
 
 
-def test_the_look_ahead_plays_a_rival_seen_staying_in_jail_as_staying(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_look_ahead_plays_a_rival_seen_staying_in_jail_as_staying() -> None:
     game = new_game("classic", 4, 3, first_player=0)
+    bot = HardBot(1, deterministic=True)
+    bot.choose(game, 0)
+    assert not any(isinstance(p, _StayerPolicy) for p in bot.rollout_policies(game, 0))
     game.players[2].in_jail = True
     game.players[2].jail_tries = 1  # rolled for doubles once, with the bail in hand
     game.players[2].position = 10
-    bot = HardBot(1, deterministic=True)
     bot.choose(game, 0)
     assert memory(game, 0).stayers == {2}
-    seen: list[list[type]] = []
-    original = HardBot._play_out
-
-    def spy(g: Game, seat: int, action: Action, horizon: int, policies: list[NormalBot], timed: bool,
-            deadline: float) -> int:
-        seen.append([type(p) for p in policies])
-        return original(g, seat, action, horizon, policies, timed, deadline)
-
-    monkeypatch.setattr(HardBot, "_play_out", staticmethod(spy))
-    bot.compare(game, 0, [{"type": "roll"}, {"type": "roll"}], 0, "buy")
-    assert seen and all(p[2] is _StayerPolicy and p[1] is not _StayerPolicy for p in seen)
+    kinds = [isinstance(p, _StayerPolicy) for p in bot.rollout_policies(game, 0)]
+    assert kinds == [False, False, True, False]

@@ -165,10 +165,7 @@ class HardBot(NormalBot):
         start = time.perf_counter()
         spent = 0
         rounds = 0
-        # Every seat is played as the normal bot would, but for what a rival has been seen doing itself.
-        stayers = memory(game, seat).stayers
-        policies: list[NormalBot] = [self.stayer_policy if s in stayers else self.policy
-                                     for s in range(len(game.players))]
+        policies = self.rollout_policies(game, seat)
         timed = not self.deterministic
         deadline = start + (HARD_LIMIT_MS - 5) / 1000
         while True:
@@ -208,6 +205,12 @@ class HardBot(NormalBot):
         means = [t / rounds for t in totals]
         means[preferred] += self.prior
         return max(range(len(options)), key=lambda k: means[k])
+
+    def rollout_policies(self, game: Game, seat: int) -> list[NormalBot]:
+        """Who plays each seat in the rollouts: the normal policy, but for what a rival has been seen doing
+        itself (``SeatMemory.stayers``: staying in jail)."""
+        stayers = memory(game, seat).stayers
+        return [self.stayer_policy if s in stayers else self.policy for s in range(len(game.players))]
 
     @staticmethod
     def _play_out(g: Game, seat: int, action: Action, horizon: int, policies: list[NormalBot], timed: bool,
