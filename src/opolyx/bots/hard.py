@@ -116,7 +116,9 @@ class HardBot(NormalBot):
         self.budget_ms = min(DEFAULT_BUDGET_MS if budget_ms is None else budget_ms, HARD_LIMIT_MS - 5)
         self.step_budget = int(self.budget_ms * STEPS_PER_MS)
         self.policy = _RolloutPolicy(self.rng.randrange(2**31))
-        self.stayer_policy = _StayerPolicy(self.rng.randrange(2**31))
+        # Seeded apart from ``self.rng`` (the policies draw only jackpot numbers): the look-ahead's own dice
+        # stay those of a bot that has seen no stayer.
+        self.stayer_policy = _StayerPolicy(seed ^ 0x5EA7)
 
     def choose(self, game: Game, seat: int) -> Action:
         """Notice what the rivals do that the rollouts should copy (``SeatMemory.stayers``), then decide."""
