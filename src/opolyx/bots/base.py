@@ -47,6 +47,20 @@ class SeatMemory:
     idle_scan: tuple[int, int, int] | None = None
     #: street → round the hard bot's look-ahead last weighed a priced offer for it (see HardBot.on_turn)
     repriced: dict[int, int] = field(default_factory=dict)
+    #: Offers made and not yet seen answered: (partner, squares asked for, round proposed, percent of the
+    #: asked squares' face value offered).
+    pending: list[tuple[int, tuple[int, ...], int, int]] = field(default_factory=list)
+    #: What each partner did with this seat's offers: partner → [declined, accepted, round of the last
+    #: decline, the highest percent of face value it declined].
+    answers: dict[int, list[int]] = field(default_factory=dict)
+    #: Rival seats seen to hand a company to another seat still in the game (a trade, not a bankruptcy):
+    #: they trade, so their declines of this seat's offers are about price, not about trading at all.
+    traders: set[int] = field(default_factory=set)
+    #: Rival seats seen rolling for doubles in jail (a failed try behind them) with the bail in hand: the hard
+    #: bot's rollouts play them staying in jail rather than as the normal bot would.
+    stayers: set[int] = field(default_factory=set)
+    #: The owners as this seat last looked at them (for noticing trades between other seats).
+    owners_seen: list[int | None] = field(default_factory=list)
 
 
 #: What the bots remember, per game: the game object itself is the key (by identity), so a look-ahead copy

@@ -37,7 +37,7 @@ from opolyx.bots.heuristics import (
     standing,
     trust_log,
 )
-from opolyx.bots.normal import NormalBot
+from opolyx.bots.normal import NormalBot, listens, note_answers, note_offer
 from opolyx.engine.state import Offer
 from opolyx.engine.teams import allies
 from opolyx.engine.trades import may_offer
@@ -62,9 +62,21 @@ _NO_EVENTS: Final[frozenset[str]] = frozenset()
 
 
 class _RolloutPolicy(NormalBot):
-    """The normal bot without trade proposals: rollouts need speed, and deals would only add noise."""
+    """The normal bot without trade proposals: rollouts need speed, and deals would only add noise.
+
+    It answers an offer as most players do, by the holdings' values alone (no rent outlook): the partner of
+    a priced offer in a rollout is a rival, not another copy of our own judgement. Seats that have turned
+    down every offer are not offered anything to roll out (``normal.listens``)."""
 
     trades = False
+    rent_outlook = False
+
+
+class _StayerPolicy(_RolloutPolicy):
+    """A rival seen staying in jail with the bail in hand, as the rollouts play it: it rolls for doubles."""
+
+    def jail_choice(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:
+        return {"type": "jail_roll"}
 
 
 class HardBot(NormalBot):
@@ -104,6 +116,18 @@ class HardBot(NormalBot):
         self.budget_ms = min(DEFAULT_BUDGET_MS if budget_ms is None else budget_ms, HARD_LIMIT_MS - 5)
         self.step_budget = int(self.budget_ms * STEPS_PER_MS)
         self.policy = _RolloutPolicy(self.rng.randrange(2**31))
+        # Seeded apart from ``self.rng`` (the policies draw only jackpot numbers): the look-ahead's own dice
+        # stay those of a bot that has seen no stayer.
+        self.stayer_policy = _StayerPolicy(seed ^ 0x5EA7)
+
+    def choose(self, game: Game, seat: int) -> Action:
+        """Notice what the rivals do that the rollouts should copy (``SeatMemory.stayers``), then decide."""
+        if game.result is None:
+            bail = game.rules.jail_bail
+            for q in game.players:
+                if q.in_jail and q.jail_tries and q.cash >= bail and q.seat != seat and not q.out:
+                    memory(game, seat).stayers.add(q.seat)
+        return super().choose(game, seat)
 
     # ------------------------------------------------------------------ the search
 
@@ -143,7 +167,7 @@ class HardBot(NormalBot):
         start = time.perf_counter()
         spent = 0
         rounds = 0
-        policy = self.policy
+        policies = self.rollout_policies(game, seat)
         timed = not self.deterministic
         deadline = start + (HARD_LIMIT_MS - 5) / 1000
         while True:
@@ -155,7 +179,7 @@ class HardBot(NormalBot):
                 g.keeps_actions = False  # nor its log: a copy is never saved
                 trust_log(g)  # only ``apply`` changes a rollout's holdings: the tables may follow its log
                 try:
-                    steps = self._play_out(g, seat, action, horizon, policy, timed, deadline)
+                    steps = self._play_out(g, seat, action, horizon, policies, timed, deadline)
                     late = timed and time.perf_counter() > deadline
                     score = 0.0 if late else self.evaluate(g, info, seat)
                 finally:
@@ -184,16 +208,22 @@ class HardBot(NormalBot):
         means[preferred] += self.prior
         return max(range(len(options)), key=lambda k: means[k])
 
+    def rollout_policies(self, game: Game, seat: int) -> list[NormalBot]:
+        """Who plays each seat in the rollouts: the normal policy, but for what a rival has been seen doing
+        itself (``SeatMemory.stayers``: staying in jail)."""
+        stayers = memory(game, seat).stayers
+        return [self.stayer_policy if s in stayers else self.policy for s in range(len(game.players))]
+
     @staticmethod
-    def _play_out(g: Game, seat: int, action: Action, horizon: int, policy: NormalBot, timed: bool,
+    def _play_out(g: Game, seat: int, action: Action, horizon: int, policies: list[NormalBot], timed: bool,
                   deadline: float) -> int:
-        """Apply ``action`` to the rollout copy ``g`` and play on with ``policy`` in every seat until the
+        """Apply ``action`` to the rollout copy ``g`` and play on with ``policies`` (one per seat) until the
         ``horizon`` turn (or the step limit, or, ``timed``, the ``deadline``): the steps played after it."""
         g.apply(seat, action)
         steps = 0
         while g.result is None and g.turn_no < horizon and steps < MAX_ROLLOUT_STEPS:
             s = next_seat(g)
-            g.apply(s, policy.choose(g, s))
+            g.apply(s, policies[s].choose(g, s))
             steps += 1
             if timed and steps & 15 == 0 and time.perf_counter() > deadline:
                 break
@@ -246,6 +276,7 @@ class HardBot(NormalBot):
             mem.proposals[(chosen["to"], tuple(chosen["give"]["squares"]), tuple(chosen["take"]["squares"]))] = (
                 game.round, chosen["give"]["cash"])
             mem.last_proposal_turn = game.turn_no
+            note_offer(game, seat, chosen)
         return options[pick]
 
     def _repriced_offers(self, game: Game, info: BoardInfo, seat: int, res: int) -> list[Action]:
@@ -256,6 +287,7 @@ class HardBot(NormalBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no or not mem.proposals:
             return []
+        note_answers(game, seat)
         d = derived(game, info)
         cash = game.players[seat].cash
         offers: list[Action] = []
@@ -264,6 +296,8 @@ class HardBot(NormalBot):
             before = mem.proposals.get((o, (), take))
             if before is None or game.players[o].out or game.round - mem.repriced.get(missing, -99) < REPRICE_ROUNDS:
                 continue
+            if not listens(game, seat, o):
+                continue  # a seat that turns every offer down would turn this one down too
             if not may_offer(game, o, missing, info.group_members[missing]):
                 continue
             offer = self._cash_for(game, info, seat, o, (), Offer(0, take), d.trade_value(game, missing), cash, res)
@@ -327,8 +361,14 @@ class HardBot(NormalBot):
         return limit
 
     def answer_trade(self, game: Game, info: BoardInfo, seat: int, trade: Trade) -> Action:
+        """The heuristic's answer, which the look-ahead may only turn from yes to no.
+
+        A rollout of a few rounds sees the cash a sale brings in at once and little of the rent the buyer
+        collects afterwards, so a search free to say yes sold monopolies for 1.5× list (issue #41). The
+        heuristic already weighs the rent to come (``outlook``); the search only catches the sales whose
+        short-term cost it underrates."""
         normal = super().answer_trade(game, info, seat, trade)
-        if allies(game, seat, trade.proposer):
+        if allies(game, seat, trade.proposer) or normal["type"] != "accept_trade":
             return normal
         options: list[Action] = [{"type": "accept_trade", "trade": trade.id},
                                  {"type": "decline_trade", "trade": trade.id}]

@@ -21,6 +21,7 @@ from opolyx.bots.heuristics import (
     reserve,
     threat_profile,
 )
+from opolyx.bots.outlook import holding_outlook, trade_outlook
 from opolyx.engine.building import may_sell, raisable
 from opolyx.engine.mortgages import may_mortgage
 from opolyx.engine.state import Offer
@@ -47,6 +48,89 @@ ENVY: Final = 0.35
 #: more cash): one ask per window, so a declined offer is not repeated every turn.
 ASK_AGAIN_ROUNDS: Final = 10
 
+#: Offers a rival may turn down, having accepted none, before it is offered nothing more: a seat that never
+#: trades (many outside bots, many people) was sent some twenty declined offers a game at rising prices.
+SILENT_AFTER: Final = 2
+#: ... once one of those declines was of at least this percent of face value (a seat that refuses a generous
+#: price does not sell at all), or after :data:`SILENT_ANYWAY` declines whatever the prices.
+GENEROUS_PERCENT: Final = 130
+SILENT_ANYWAY: Final = 5
+#: ... but for one more offer this many rounds after the last decline (twice as long after each further
+#: one), in case it has changed its mind.
+SILENCE_ROUNDS: Final = 100
+
+
+def note_traders(game: Game, seat: int) -> None:
+    """Notice companies that changed hands between seats still in since ``seat`` last looked: both seats
+    trade (with someone), whatever they answered this seat."""
+    mem = memory(game, seat)
+    owner = game.owner
+    seen = mem.owners_seen
+    if seen == owner:
+        return
+    if seen:
+        players = game.players
+        for i in range(len(owner)):
+            a, b = seen[i], owner[i]
+            if a is not None and b is not None and a != b and not players[a].out:
+                mem.traders.add(a)
+                mem.traders.add(b)
+    mem.owners_seen = owner[:]
+
+
+def note_answers(game: Game, seat: int) -> None:
+    """Fold the answers to ``seat``'s offers that are no longer open into its memory of each partner:
+    the squares asked for now ``seat``'s means accepted, anything else declined (or lapsed)."""
+    mem = memory(game, seat)
+    if not mem.pending:
+        return
+    still: list[tuple[int, tuple[int, ...], int, int]] = []
+    for partner, take, rnd, percent in mem.pending:
+        open_now = False
+        for t in game.trades.values():
+            if t.proposer == seat and t.recipient == partner and t.take.squares == take:
+                open_now = True
+                break
+        if open_now:
+            still.append((partner, take, rnd, percent))
+            continue
+        counts = mem.answers.get(partner)
+        if counts is None:
+            counts = mem.answers[partner] = [0, 0, -1, 0]
+        owner = game.owner
+        if take and all(owner[j] == seat for j in take):
+            counts[1] += 1
+        else:
+            counts[0] += 1
+            counts[2] = game.round
+            if percent > counts[3]:
+                counts[3] = percent
+    mem.pending[:] = still
+
+
+def listens(game: Game, seat: int, partner: int) -> bool:
+    """Whether ``partner`` is still worth an offer: not after :data:`SILENT_AFTER` declines (one of them of a
+    generous price) or :data:`SILENT_ANYWAY` declines, no acceptance and no trade seen with anyone else
+    (``note_traders``), but for a rare probe (:data:`SILENCE_ROUNDS`).
+    A seat that trades with others turns this seat's offers down for their price: it is asked again, dearer."""
+    mem = memory(game, seat)
+    counts = mem.answers.get(partner)
+    if counts is None or counts[1] or counts[0] < SILENT_AFTER or partner in mem.traders:
+        return True
+    if counts[3] < GENEROUS_PERCENT and counts[0] < SILENT_ANYWAY:
+        return True  # turned down only modest prices so far: a dearer offer may still be taken
+    return game.round - counts[2] >= SILENCE_ROUNDS << (counts[0] - SILENT_AFTER)
+
+
+def note_offer(game: Game, seat: int, action: Action) -> None:
+    """Remember an offer ``seat`` is making so that :func:`note_answers` can learn the partner's answer."""
+    take = tuple(action["take"]["squares"])
+    give = action["give"]
+    face = game.trade_value(Offer(0, take))
+    offered = game.trade_value(Offer(give["cash"], tuple(give["squares"])))
+    percent = offered * 100 // face if face > 0 else 0
+    memory(game, seat).pending.append((action["to"], take, game.round, percent))
+
 
 class NormalBot(BaseBot):
     strength = "normal"
@@ -63,6 +147,10 @@ class NormalBot(BaseBot):
     auction_reserve_share = 0.5
     #: Mortgage lone companies to bring a whole group to its third level (see :meth:`mortgage_for_build`).
     mortgage_to_build = False
+    #: Weigh a trade's rent to come (``outlook``) when answering it, not only the holdings' values.
+    rent_outlook = True
+    #: Share of a company's rent to come (``outlook.holding_outlook``) an auction bid may pay above its price.
+    auction_outlook = 0.0
 
     def rounds_left(self, game: Game) -> int:
         return game.rules.round_limit - game.round
@@ -260,6 +348,9 @@ class NormalBot(BaseBot):
     def auction_limit(self, game: Game, info: BoardInfo, seat: int, sq: int, auction_id: int) -> int:
         res = reserve(game, info, seat)
         value = marginal_value(game, info, seat, sq)
+        if self.auction_outlook:
+            # Its price stays in net worth; what it earns over the rest of the game comes on top.
+            value = max(value, info.price[sq] + self.auction_outlook * holding_outlook(game, info, seat, sq))
         cash = game.players[seat].cash
         return int(min(value * self.auction_value_factor, cash - res * self.auction_reserve_share))
 
@@ -439,6 +530,20 @@ class NormalBot(BaseBot):
         if cash_after < 0:
             return False
         d_prop, d_rec = self.trade_deltas(game, info, trade.proposer, seat, trade.give, trade.take)
+        if self.rent_outlook and (trade.give.squares or trade.take.squares):
+            # List price is not what a street is worth to the seat it completes a group for: both sides'
+            # rent to come over the remaining rounds (``outlook``) is added, so a sale must at least cover
+            # the rent this seat expects to pay the proposer for it, and help the proposer no more than ENVY
+            # allows. 1.5× list for the street that completes a rival's group is then refused (issue #41).
+            after = game.owner[:]
+            for i in trade.give.squares:
+                after[i] = seat
+            for i in trade.take.squares:
+                after[i] = trade.proposer
+            o_prop, o_rec = trade_outlook(game, info, trade.proposer, seat, trade.give.cash, trade.take.cash,
+                                          trade.give.squares + trade.take.squares, after)
+            d_prop += o_prop
+            d_rec += o_rec
         return d_rec >= 0 and d_rec >= ENVY * d_prop
 
     def propose(self, game: Game, info: BoardInfo, seat: int, res: int, d: Derived) -> Action | None:
@@ -447,6 +552,9 @@ class NormalBot(BaseBot):
         mem = memory(game, seat)
         if mem.last_proposal_turn == game.turn_no:
             return None
+        note_traders(game, seat)
+        if mem.pending:
+            note_answers(game, seat)
         rounds, band = game.round // ASK_AGAIN_ROUNDS, game.players[seat].cash // 2000
         idle = mem.idle_scan
         if idle is not None and idle[0] == d.serial and idle[1] == rounds and idle[2] == band and not game.rules.teams:
@@ -477,6 +585,8 @@ class NormalBot(BaseBot):
         if action is not None:
             mem.last_proposal_turn = game.turn_no
             mem.idle_scan = None
+            if not allies(game, seat, action["to"]):
+                note_offer(game, seat, action)
         else:
             mem.idle_scan = scan
         return action
@@ -505,7 +615,7 @@ class NormalBot(BaseBot):
         if cash < res // 2:
             return None  # no ask costs less than nothing, and every one must leave half the reserve
         for missing, o in d.near[seat]:  # groups one street short, held by a rival
-            if game.players[o].out:
+            if game.players[o].out or not listens(game, seat, o):
                 continue
             if not may_offer(game, o, missing, info.group_members[missing]):
                 continue
@@ -606,6 +716,8 @@ class NormalBot(BaseBot):
             # The cheap tests first (all but the last are free of side effects, so their order is free).
             before = proposals.get((o, (), (j,)))
             if before is not None and (info.kind[j] == "street" or game.round - before[0] < ASK_AGAIN_ROUNDS):
+                continue
+            if not listens(game, seat, o):
                 continue  # a street is asked for once, at face value; the rest again ten rounds on (``_remember``)
             value = d.trade_value(game, j)
             price = -(-value // 100) * 100 if before is None else before[1] + max(100, value // 10 // 100 * 100)

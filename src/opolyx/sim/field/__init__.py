@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from opolyx.sim.field.strategies import (
+    AggressiveTrader,
     AuctionShark,
     BuyEverythingBuilder,
     CashHoarder,
     ColourFocused,
     FieldBot,
+    JailSitter,
     JailStayer,
+    Loner,
     TradeHappy,
 )
 
@@ -29,6 +32,9 @@ STRATEGIES: dict[str, Callable[[int], FieldBot]] = {
     "shark": AuctionShark,
     "trader": TradeHappy,
     "jailer": JailStayer,
+    "loner": Loner,
+    "sitter": JailSitter,
+    "aggressive": AggressiveTrader,
 }
 
 __all__ = ["STRATEGIES", "FieldBot"]

@@ -1,4 +1,4 @@
-"""Six outside-style strategies over one plain chassis that reads only ``legal_actions`` and public state.
+"""Nine outside-style strategies over one plain chassis that reads only ``legal_actions`` and public state.
 
 The chassis (:class:`FieldBot`) does what any simple simulator bot does: pay when it can, raise cash by
 mortgaging lone companies before selling buildings, bid the minimum up to a limit, answer trades by face
@@ -14,6 +14,10 @@ value. Each strategy changes a few knobs and, where the literature says somethin
 - ``trader``: trade-happy — proposes a deal every turn (cash for the street that completes a group,
   swaps), accepts anything worth at least as much as it gives at face value.
 - ``jailer``: buys everything early, then stays in jail once the board has houses, builds to three.
+- ``loner``: buys everything it can pay for, builds at once, turns down every offer (a locked board).
+- ``sitter``: the ``loner`` staying in jail once houses stand anywhere but on its own streets.
+- ``aggressive``: an aggressive trader — offers list price, then 1.25× and 1.5× for the street that
+  completes one of its groups, and sells anything for at least 1.2× its face value.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from opolyx.bots.base import NothingToDo
+from opolyx.engine.state import Offer
 
 if TYPE_CHECKING:
     from opolyx.engine.game import Game
@@ -311,3 +316,55 @@ class JailStayer(FieldBot):
     late_jail = True
     max_level = 3
     floor = 600
+
+
+class Loner(FieldBot):
+    """Buys everything it can pay for, builds at once, and turns down every offer: nothing changes hands."""
+
+    strength = "loner"
+    floor = 0
+
+    def accepts(self, game: Game, seat: int, give: Any, take: Any) -> bool:
+        return False
+
+
+class JailSitter(Loner):
+    strength = "sitter"
+    late_jail = True
+
+
+class AggressiveTrader(FieldBot):
+    """Offers up to 1.5× list for a completing street; accepts any deal bringing in 1.2× what it gives."""
+
+    strength = "aggressive"
+    trades = True
+    floor = 500
+    offer_factors: tuple[float, ...] = (1.0, 1.25, 1.5)
+    accept_factor = 1.2
+
+    def accepts(self, game: Game, seat: int, give: Any, take: Any) -> bool:
+        if take.cash > game.players[seat].cash:
+            return False
+        return bool(game.trade_value(give) >= self.accept_factor * game.trade_value(take))
+
+    def propose(self, game: Game, seat: int, template: Action) -> Action | None:
+        owner = game.owner
+        cash = game.players[seat].cash
+        for members in game.board.groups.values():
+            mine = [j for j in members if owner[j] == seat]
+            if len(mine) != len(members) - 1:
+                continue
+            missing = next(j for j in members if owner[j] != seat)
+            o = owner[missing]
+            if o is None or str(o) not in template["take"] or missing not in template["take"][str(o)]["squares"]:
+                continue
+            value = game.trade_value(Offer(0, (missing,)))
+            for factor in self.offer_factors:
+                offer = int(value * factor) // 100 * 100
+                key = (missing, o, offer)
+                if key in self.proposed or offer > cash - self.floor or offer < value // 2:
+                    continue
+                self.proposed.add(key)
+                return {"type": "propose_trade", "to": o, "give": {"cash": offer, "squares": []},
+                        "take": {"cash": 0, "squares": [missing]}}
+        return None
