@@ -361,6 +361,7 @@ export function Board() {
   if (game.auction) hl.add(game.auction.square);
   if (game.debt && game.debt.square !== null && game.debt.square !== undefined) hl.add(game.debt.square);
   if (state.ui.square !== undefined && state.ui.square !== null) hl.add(state.ui.square);
+  const preview = picking || !state.legal.some((a) => a.type === 'choose_bus') ? null : state.ui.preview;
   const labels = tokenLabels(game.players);
   return html`<div class="board-wrap">
     <svg class="board" viewBox=${`-4 -4 ${SIZE + 8} ${SIZE + 8}`} role="group" aria-label=${t('game.board')}
@@ -373,7 +374,7 @@ export function Board() {
       <rect class="board-bg" x="0" y="0" width=${SIZE} height=${SIZE} />
       <rect class="board-center" x=${C} y=${C} width=${SIZE - 2 * C} height=${SIZE - 2 * C} />
       ${board.squares.map((sq) => html`<${Cell} key=${sq.index} i=${sq.index} sq=${sq} view=${game.squares[sq.index]}
-        me=${me} picking=${picking} highlight=${hl.has(sq.index)} labels=${labels} />`)}
+        me=${me} picking=${picking} highlight=${hl.has(sq.index) || preview === sq.index} labels=${labels} />`)}
       <g aria-hidden="true"><${Center} game=${game} /><${Tokens} game=${game} /></g>
     </svg>
     <p id="board-keys" class="sr-only">${t('a11y.board_keys')}</p>
