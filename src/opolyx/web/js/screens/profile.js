@@ -120,7 +120,7 @@ function DeleteAccount() {
   const remove = async () => {
     try {
       await accounts.deleteAccount();
-      set({ user: null });
+      set({ user: null, farewell: true });
       go('start');
     } catch (err) { showError(err); }
   };
