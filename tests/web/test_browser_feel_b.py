@@ -120,3 +120,91 @@ def test_one_other_session_is_said_in_the_singular(browser: Any, server: Any) ->
         page.click("[data-action=sign-out-others]")
         page.wait_for_selector(".toast")
         assert page.inner_text(".toast").strip() == "1 other session signed out."
+
+
+def phone_game(browser: Any, server: Any, language: str, name: str = "Alice") -> Any:
+    from contextlib import ExitStack
+
+    stack = ExitStack()
+    page = stack.enter_context(page_for(browser, server.base, **PHONE))
+    sign_in(page, name, language)
+    create_room(page, "classic", 2)
+    add_bots(page, 1)
+    start_game(page)
+    return stack, page
+
+
+NOT_CUT = """() => {
+    const sel = document.querySelector('[data-testid=language]');
+    const header = document.querySelector('header.top');
+    const shown = sel.getBoundingClientRect().width;
+    const was = sel.style.cssText;
+    sel.style.maxWidth = 'none'; sel.style.width = 'max-content'; sel.style.flex = 'none';
+    const natural = sel.getBoundingClientRect().width;
+    sel.style.cssText = was;
+    return { shown, natural, overflow: header.scrollWidth - header.clientWidth };
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_german_on_a_phone_nothing_is_cut(browser: Any, make_server: Any, screenshots: Path, width: int) -> None:
+    server = make_server(dice=[(1, 2), (1, 2)], deck=deck("bank_dividend"), first_player=0)
+    stack, page = phone_game(browser, server, "de")
+    with stack:
+        page.set_viewport_size({"width": width, "height": 844})
+        page.wait_for_timeout(150)
+        # The language picker shows "Deutsch" whole and the header does not spill over.
+        sizes = page.evaluate(NOT_CUT)
+        assert sizes["shown"] >= sizes["natural"] - 0.5, sizes
+        assert sizes["overflow"] <= 0, sizes
+        assert page.locator("[data-testid=language] option:checked").inner_text() == "Deutsch"
+        # No square's name on the board ends in "…" (Einkommensteuer breaks at its soft hyphen).
+        cut = page.evaluate("""() => [...document.querySelectorAll('svg.board .sq-name')]
+            .map((e) => e.textContent.replace(/\\s+/g, ' ').trim()).filter((s) => s.includes('…'))""")
+        assert cut == []
+        tax = page.locator(".cell[data-square='4'] .sq-name tspan").all_text_contents()
+        assert [x.strip() for x in tax] == ["Einkommen-", "steuer"], tax
+        # "Vergrößern" stays clear of the logo in the middle of the board.
+        overlap = page.evaluate("""() => {
+            const a = document.querySelector('[data-action=zoom]').getBoundingClientRect();
+            const b = document.querySelector('svg.board .logo').getBoundingClientRect();
+            return !(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top); }""")
+        assert page.inner_text("[data-action=zoom]").strip() == "Vergrößern"
+        assert not overlap
+        if width == 390:
+            shots_at_both_sizes(page, screenshots, "fb12-german-board")
+
+
+def test_the_phone_zoom_can_always_go_back_to_the_whole_board(browser: Any, make_server: Any, screenshots: Path) -> None:
+    server = make_server(dice=[(1, 2), (1, 2)], deck=deck("bank_dividend"), first_player=0)
+    stack, page = phone_game(browser, server, "en")
+    with stack:
+        page.click("[data-action=zoom]")
+        page.wait_for_selector(".game-board.zoomed")
+        # Wherever the zoomed board is scrolled, "Whole board" is on screen, on top, without scrolling the page.
+        for left, top in ((0, 0), (10_000, 0), (10_000, 10_000), (0, 10_000), (400, 300)):
+            page.evaluate("([l, t]) => document.querySelector('.board-scroll').scrollTo(l, t)", [left, top])
+            page.wait_for_timeout(50)
+            seen = page.evaluate("""() => {
+                const b = document.querySelector('[data-action=zoom]');
+                const r = b.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return { inView: r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth,
+                         onTop: b === hit || b.contains(hit), scrollY: scrollY }; }""")
+            assert seen["inView"] and seen["onTop"], (left, top, seen)
+        assert page.inner_text("[data-action=zoom]").strip() == "Whole board"
+        shots_at_both_sizes(page, screenshots, "fb11-zoom-scrolled")
+        page.click("[data-action=zoom]")
+        page.wait_for_selector(".game-board:not(.zoomed)")
+
+
+def test_chinese_names_the_classic_companies_in_chinese(browser: Any, make_server: Any, screenshots: Path) -> None:
+    server = make_server(dice=[(1, 2), (1, 2)], deck=deck("bank_dividend"), first_player=0)
+    stack, page = phone_game(browser, server, "zh", name="Li")
+    with stack:
+        names = page.evaluate("""() => Object.fromEntries([1, 5, 39].map((i) => [i,
+            document.querySelector(`.cell[data-square="${i}"] .sq-name`).textContent.replace(/\\s+/g, '')]))""")
+        assert names == {"1": "卵石巷面包房", "5": "北门汽车", "39": "午夜大厦"}
+        # Translations, not a second brand name: no Latin line under them as on Fortuna's board.
+        assert page.locator("svg.board .sq-sub").count() == 0
+        shots_at_both_sizes(page, screenshots, "fb12-chinese-board")

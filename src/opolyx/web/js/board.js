@@ -91,15 +91,19 @@ function textWidth(text, size) {
 /** Greedy word wrap for SVG text, by measured width; CJK text wraps by character. */
 export function wrap(text, width, size, maxLines = 3) {
   const cjk = CJK.test(text) && !text.includes(' ');
-  const words = cjk ? [...text] : text.split(/\s+/);
-  const sep = cjk ? '' : ' ';
+  // A soft hyphen (U+00AD, in catalogs for long compounds such as "Einkommen\u00adsteuer") is a place a word
+  // may break, with a hyphen shown at the end of the line.
+  const words = cjk ? [...text].map((w) => [w, '']) : text.split(/\s+/).flatMap((w) => w.split('\u00ad')
+    .map((part, k, all) => [part, k < all.length - 1 ? '-' : ' ']));
   const fits = (s) => textWidth(s, size) <= width;
   const lines = [];
   let line = '';
-  for (const w of words) {
-    const next = line ? line + sep + w : w;
+  let joint = '';
+  for (const [w, after] of words) {
+    const next = line ? line + (joint === '-' ? '' : joint) + w : w;
     if (fits(next) || !line) line = next;
-    else { lines.push(line); line = w; }
+    else { lines.push(joint === '-' ? `${line}-` : line); line = w; }
+    joint = after;
   }
   if (line) lines.push(line);
   const cut = (l) => {

@@ -62,10 +62,11 @@ export function squareName(i) {
   return t(`square.${sq.id}`);
 }
 
-/** The second line for Fortuna's brands: the Chinese name under a Latin one, and vice versa. */
+/** The second line for Fortuna's brands: the Chinese name under a Latin one, and vice versa (a board marks
+ * itself bilingual; the classic board's Chinese names are translations, shown alone in Chinese). */
 export function squareSubname(i) {
   const sq = boardSquare(i);
-  if (!sq || !sq.name_zh || !['street', 'dealership', 'utility'].includes(sq.kind)) return '';
+  if (!sq || !sq.name_zh || !state.board.bilingual_names || !['street', 'dealership', 'utility'].includes(sq.kind)) return '';
   return currentLanguage() === 'zh' ? sq.name : sq.name_zh;
 }
 

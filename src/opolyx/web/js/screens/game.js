@@ -61,9 +61,9 @@ export function GameScreen() {
   return html`<main class="game-screen">
     <h1 class="sr-only">${game ? t('a11y.game_heading', { mode: t(`mode.${game.mode}.name`), round: game.round }) : t('a11y.title.game')}</h1>
     <${MoneyStrip} />
-    <section class=${`game-board ${zoomed ? 'zoomed' : ''}`} ref=${boardRef} aria-labelledby="board-heading">
+    <section class=${`game-board ${zoomed ? 'zoomed' : ''}`} aria-labelledby="board-heading">
       <h2 id="board-heading" class="sr-only">${t('game.board')}</h2>
-      <${Board} />
+      <div class="board-scroll" ref=${boardRef}><${Board} /></div>
       <button class="zoom-toggle" data-action="zoom" aria-pressed=${zoomed} onClick=${toggleZoom}>${zoomed ? t('board.zoom_out') : t('board.zoom')}</button>
     </section>
     <div class="game-side">
