@@ -208,3 +208,51 @@ def test_chinese_names_the_classic_companies_in_chinese(browser: Any, make_serve
         # Translations, not a second brand name: no Latin line under them as on Fortuna's board.
         assert page.locator("svg.board .sq-sub").count() == 0
         shots_at_both_sizes(page, screenshots, "fb12-chinese-board")
+
+
+def rect(page: Any, selector: str) -> dict[str, float]:
+    return dict(page.evaluate(
+        """(s) => { const r = document.querySelector(s).getBoundingClientRect();
+            return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height }; }""",
+        selector,
+    ))
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return not (a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"])
+
+
+def test_cards_vip_and_murabaha_are_plain_to_see(browser: Any, make_server: Any, screenshots: Path) -> None:
+    # Alice (VIP) holds a rare card for Peony Perfumery (13, magenta band), the bot an epic one for Velvet
+    # Cinema (14). Alice rolls 1 + 2 to Copperpot Diner (3) and buys it by Murabaha.
+    server = make_server(
+        dice=[(1, 2), (1, 3), (3, 4)], deck=deck("bank_dividend"), first_player=0,
+        seats={0: {"vip": True, "cards": {"13": "rare"}}, 1: {"cards": {"14": "epic"}}},
+    )
+    with solo_game(browser, server, "halal", 2) as page:
+        # The card marks: a disc twice the old star's 8 px on a 1280 px wide page, inside the magenta band.
+        for square, seat in ((13, 0), (14, 1)):
+            mark = rect(page, f".cell[data-square='{square}'] .card-mark[data-card-seat='{seat}'] circle")
+            band = rect(page, f".cell[data-square='{square}'] .band")
+            assert mark["w"] >= 16, mark
+            assert band["left"] - 1 <= mark["left"] and mark["right"] <= band["right"] + 1, (mark, band)
+        # The VIP badge beside Alice's name.
+        assert page.locator(".player-panel [data-testid=vip], [data-testid=vip]").count() >= 1
+        # The square's card says who holds the card and what it does.
+        page.click("svg.board .cell[data-square='13']")
+        page.wait_for_selector(".square-modal [data-testid=square-marks]")
+        text = page.inner_text(".square-modal [data-testid=square-marks]")
+        assert "Alice holds a Rare card here" in text and "rent +10 %" in text
+        assert "Murabaha" in text  # unowned, Halal: what VIP allows here
+        shots_at_both_sizes(page, screenshots, "fb08-card-on-square")
+        page.click(".square-modal .close")
+        click(page, "[data-action=roll]")
+        click(page, "[data-action=buy_murabaha]")
+        page.wait_for_selector("svg.board .cell[data-square='3'] .murabaha-mark", timeout=T)
+        wait_js(page, """async () => { const s = (await import('/js/store.js')).state;
+            return s.tokens[0] === 3 && s.game.players[0].position === 3; }""")
+        page.wait_for_timeout(400)
+        mark = rect(page, ".cell[data-square='3'] .murabaha-mark circle")
+        token = rect(page, ".token[data-seat='0'] circle")
+        assert mark["w"] >= 16 and not overlaps(mark, token), (mark, token)
+        shots_at_both_sizes(page, screenshots, "fb08-murabaha-mark")
