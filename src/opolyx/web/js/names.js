@@ -4,7 +4,10 @@ import { state } from './store.js';
 
 // Seat colours carry white initials at 4.5:1 or more (the same values as --seat-N in styles.css; the
 // palette test checks both). Ownership is never told by colour alone: squares also show the owner's initials.
-export const SEAT_COLORS = ['#c2410c', '#0f766e', '#3a5ad9', '#b45309', '#7c3aed', '#be185d'];
+// Chosen to stay apart for people with deuteranopia or protanopia too (distinct in lightness and along
+// the blue-yellow axis; tests/web/test_palette_colourblind.py measures it): blue, olive, violet, green,
+// maroon, dark teal.
+export const SEAT_COLORS = ['#1b6cb2', '#807700', '#6d00cc', '#39805f', '#661b00', '#0f5566'];
 export const GROUP_COLORS = {
   brown: '#8d5524', light_blue: '#7fd1f0', pink: '#be3a8f', orange: '#f7941d',
   red: '#e2231a', yellow: '#f5d90a', green: '#1faa59', dark_blue: '#1d4ed8',
