@@ -175,7 +175,9 @@ def test_german_on_a_phone_nothing_is_cut(browser: Any, make_server: Any, screen
             shots_at_both_sizes(page, screenshots, "fb12-german-board")
 
 
-def test_the_phone_zoom_can_always_go_back_to_the_whole_board(browser: Any, make_server: Any, screenshots: Path) -> None:
+def test_the_phone_zoom_can_always_go_back_to_the_whole_board(
+    browser: Any, make_server: Any, screenshots: Path
+) -> None:
     server = make_server(dice=[(1, 2), (1, 2)], deck=deck("bank_dividend"), first_player=0)
     stack, page = phone_game(browser, server, "en")
     with stack:
@@ -219,7 +221,8 @@ def rect(page: Any, selector: str) -> dict[str, float]:
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
-    return not (a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"])
+    apart_x = a["right"] <= b["left"] or b["right"] <= a["left"]
+    return not (apart_x or a["bottom"] <= b["top"] or b["bottom"] <= a["top"])
 
 
 def test_cards_vip_and_murabaha_are_plain_to_see(browser: Any, make_server: Any, screenshots: Path) -> None:
@@ -256,3 +259,52 @@ def test_cards_vip_and_murabaha_are_plain_to_see(browser: Any, make_server: Any,
         token = rect(page, ".token[data-seat='0'] circle")
         assert mark["w"] >= 16 and not overlaps(mark, token), (mark, token)
         shots_at_both_sizes(page, screenshots, "fb08-murabaha-mark")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "zh"])
+def test_a_first_game_opens_the_guide_once(browser: Any, make_server: Any, screenshots: Path, language: str) -> None:
+    server = make_server(dice=[(1, 2), (1, 2)], deck=deck("bank_dividend"), first_player=0)
+    with page_for(browser, server.base, tutorial=True, **VIEW) as page:
+        sign_in(page, "Nia", language)
+        create_room(page, "classic", 2)
+        assert page.locator("[data-testid=tutorial]").count() == 0  # not in the room before the start
+        add_bots(page, 1)
+        start_game(page)
+        page.wait_for_selector("[data-testid=tutorial][data-step=turn]", timeout=T)
+        texts = []
+        for step in ("turn", "pay", "trade", "auction"):
+            page.wait_for_selector(f"[data-testid=tutorial][data-step={step}]")
+            texts.append(page.inner_text(".modal.tutorial"))
+            if step == "turn":
+                shots_at_both_sizes(page, screenshots, f"fb14-tutorial-{language}")
+            if step != "auction":
+                page.click("[data-action=tutorial-next]")
+        assert all("feel." not in x for x in texts), texts
+        if language == "en":
+            assert "at least half" in texts[2]
+        page.click("[data-action=tutorial-done]")
+        page.wait_for_selector("[data-testid=tutorial]", state="detached")
+        # Once seen, a reload does not bring it back; the settings menu does.
+        page.reload()
+        page.wait_for_selector("svg.board .cell", timeout=T)
+        page.wait_for_timeout(300)
+        assert page.locator("[data-testid=tutorial]").count() == 0
+        page.click("details.settings summary")
+        page.click("[data-action=tutorial]")
+        page.wait_for_selector("[data-testid=tutorial][data-step=turn]")
+        page.click("[data-action=tutorial-skip]")
+        page.wait_for_selector("[data-testid=tutorial]", state="detached")
+        page.click("[data-action=roll]")
+
+
+def test_the_guide_can_be_skipped_at_once(browser: Any, make_server: Any) -> None:
+    server = make_server(dice=[(1, 2), (1, 2)], deck=deck("bank_dividend"), first_player=0)
+    with page_for(browser, server.base, tutorial=True, **VIEW) as page:
+        sign_in(page, "Sam")
+        create_room(page, "classic", 2)
+        add_bots(page, 1)
+        start_game(page)
+        page.click("[data-action=tutorial-skip]")
+        page.wait_for_selector("[data-testid=tutorial]", state="detached")
+        assert page.evaluate("localStorage.getItem('opolyx.tutorial')") == "seen"
+        page.click("[data-action=roll]")
