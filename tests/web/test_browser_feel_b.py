@@ -308,3 +308,27 @@ def test_the_guide_can_be_skipped_at_once(browser: Any, make_server: Any) -> Non
         page.wait_for_selector("[data-testid=tutorial]", state="detached")
         assert page.evaluate("localStorage.getItem('opolyx.tutorial')") == "seen"
         page.click("[data-action=roll]")
+
+
+def test_a_picked_colour_is_what_the_other_player_sees(browser: Any, make_server: Any, screenshots: Path) -> None:
+    server = make_server(dice=[(1, 2), (1, 2)], deck=deck("bank_dividend"), first_player=0)
+    stack, host, guest = two_people(browser, server)
+    with stack:
+        maroon = "#661b00"  # SEAT_COLORS[4]
+        guest.wait_for_selector("[data-testid=colour-choice]", timeout=T)
+        guest.click("[data-action=colour][data-colour='4']")
+        guest.wait_for_selector("[data-action=colour][data-colour='4'][aria-pressed=true]", timeout=T)
+        # Hana sees Gus's seat in maroon; picking it herself is refused by the server, with a message.
+        wait_js(host, """async () => { const s = (await import('/js/store.js')).state;
+            const gus = s.room && s.room.players.find((p) => p.name === 'Gus');
+            return gus && gus.colour === 4; }""")
+        host.click("[data-action=colour][data-colour='4']")
+        host.wait_for_selector(".toast.error", timeout=T)
+        assert "Another player has picked that colour" in host.inner_text(".toast.error")
+        shots_at_both_sizes(host, screenshots, "fb09-colour-choice")
+        start_game(host)
+        guest.wait_for_selector("svg.board .cell", timeout=T)
+        fill = host.get_attribute(".token[data-seat='1'] circle", "fill")
+        assert fill == maroon
+        assert guest.get_attribute(".token[data-seat='1'] circle", "fill") == maroon
+        assert host.get_attribute(".token[data-seat='0'] circle", "fill") != maroon

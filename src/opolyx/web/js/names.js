@@ -29,8 +29,12 @@ export function inkOn(hex) {
   return (1.05 / (l + 0.05)) >= ((l + 0.05) / (luminance('#1c2430') + 0.05)) ? '#ffffff' : '#1c2430';
 }
 
+/** A seat's colour: the one the server gave it in the room (people may pick theirs), else its seat's. */
 export function seatColor(seat) {
-  return SEAT_COLORS[seat % SEAT_COLORS.length];
+  const players = (state.room && state.room.players) || [];
+  const p = players.find((x) => x.seat === seat);
+  const k = p && Number.isInteger(p.colour) ? p.colour : seat;
+  return SEAT_COLORS[k % SEAT_COLORS.length];
 }
 
 export function playerName(seat) {
