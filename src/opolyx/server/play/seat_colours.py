@@ -16,8 +16,11 @@ PALETTE_SIZE = 6
 
 
 class SeatLike(Protocol):
-    seat: int
-    user_id: str | None
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def user_id(self) -> str | None: ...
 
 
 def seat_colours(seats: Iterable[SeatLike], picked: Mapping[str, int]) -> dict[int, int]:
