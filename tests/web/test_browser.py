@@ -79,6 +79,8 @@ def test_blitz_game_with_three_bots_to_the_end(browser: Any, server: Any, screen
 def _two_players(browser: Any, base: str) -> tuple[Any, Any, Any, Any]:
     ca = browser.new_context(base_url=base, viewport={"width": 1280, "height": 860})
     cb = browser.new_context(base_url=base, viewport={"width": 1280, "height": 860})
+    for c in (ca, cb):  # the first-game guide (webkit.page_for says why)
+        c.add_init_script("try { localStorage.setItem('opolyx.tutorial', 'seen'); } catch (e) {}")
     a, b = ca.new_page(), cb.new_page()
     sign_in(a, "Alice")
     sign_in(b, "Bruno")

@@ -383,7 +383,7 @@ def test_bus_on_a_double_offers_each_distance_once(browser: Any, make_server: An
         click(page, "[data-action=roll]")
         page.wait_for_selector("[data-panel=bus]", timeout=T)
         buttons = page.locator("[data-panel=bus] [data-action=choose_bus]")
-        assert buttons.all_inner_texts() == ["Both dice: 2", "First die: 1"]
+        assert buttons.all_inner_texts() == ["Both dice: 2 → Event", "First die: 1 → Pebble Lane Bakery"]
         page.click("[data-action=choose_bus][data-use=first]")
         wait_until(lambda: me(page)["position"] == 1)
 

@@ -142,8 +142,11 @@ def wait_js(page: Any, expression: str, timeout: float = DEFAULT_TIMEOUT / 1000)
 
 
 @contextmanager
-def page_for(browser: Any, base: str, **context: Any) -> Iterator[Any]:
+def page_for(browser: Any, base: str, tutorial: bool = False, **context: Any) -> Iterator[Any]:
     ctx = browser.new_context(base_url=base, **context)
+    if not tutorial:
+        # The first-game guide opens once per browser; tests about something else start as if it was seen.
+        ctx.add_init_script("try { localStorage.setItem('opolyx.tutorial', 'seen'); } catch (e) {}")
     # Generous waits: CI runs the browser beside the server tests on two cores. A wait ends as soon as
     # its condition holds, so this only changes how long a real failure takes to report.
     ctx.set_default_timeout(30_000)

@@ -122,4 +122,6 @@ HOUSE_RULE_NOT_IN_MODE = "house_rule_not_in_mode"
 HOUSE_RULES_INCONSISTENT = "house_rules_inconsistent"
 NOT_TEAM_ROOM = "not_team_room"
 TEAM_FULL = "team_full"
+# Seat colours (server/play/seat_colours.py).
+COLOUR_TAKEN = "colour_taken"
 PAYLOAD_TOO_LARGE = "payload_too_large"

@@ -232,6 +232,10 @@ class TeamIn(Strict):
     team: Team = Field(description="The side to sit on: 0 (team A, even seats) or 1 (team B, odd seats).")
 
 
+class ColourIn(Strict):
+    colour: int = Field(ge=0, le=5, description="One of the six seat colours; unique per table.")
+
+
 class JoinIn(Strict):
     team: Team | None = Field(default=None, description="Team rooms: the side to sit on (e.g. from an invite link).")
 
@@ -262,6 +266,7 @@ class SeatOut(BaseModel):
     agent: bool = Field(default=False, description="A person's AI agent (personal API key) plays this seat.")
     you: bool = False
     team: Team | None = Field(default=None, description="Team rooms: the side this seat plays for (seat parity).")
+    colour: int | None = Field(default=None, ge=0, le=5, description="The seat's colour (0-5), unique at the table.")
 
 
 class HouseChange(BaseModel):

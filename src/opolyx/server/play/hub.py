@@ -68,6 +68,8 @@ class RoomHub:
         self.progression: list[JSON] | None = None
         # Private rooms: people without a seat who proved they know the code (or held a seat), so may watch.
         self.admitted: set[str] = set()
+        # Seat colours people picked before the start, by user id (seat_colours.py).
+        self.colours: dict[str, int] = {}
         # Last time someone joined, left or connected: idle waiting rooms expire (rooms.py).
         self.touched = time.monotonic()
         self.closed = False
@@ -163,7 +165,7 @@ class RoomHub:
         return connected_users(self.conns)
 
     def room_view(self, viewer: str | None) -> JSON:
-        return room_view(self.room, self.conns, viewer)
+        return room_view(self.room, self.conns, viewer, self.colours)
 
     def _public(self, snap: JSON | None) -> JSON | None:
         return public_game(self.room, self.game, snap)

@@ -15,6 +15,7 @@ from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ApiError
 from opolyx.protocol.models import (
     AddBot,
+    ColourIn,
     ErrorOut,
     Health,
     HouseRulesIn,
@@ -163,6 +164,13 @@ async def choose_team(room_id: RoomId, body: TeamIn, svc: Svc, user: User) -> Ro
     """Team rooms, before the start: move yourself to a free seat on that side (seats alternate between the
     teams, so the side is the seat's parity). Nobody can move anyone else."""
     return await _room_call(svc, room_id, "choose_team", user, body.team)
+
+
+@router.post("/api/rooms/{room_id}/colour", tags=["lobby"])
+async def choose_colour(room_id: RoomId, body: ColourIn, svc: Svc, user: User) -> RoomOut:
+    """Before the start: pick your seat's colour (0-5, the client's palette). Colours are unique per table:
+    one another player picked is refused with ``colour_taken``; seats that did not pick keep theirs."""
+    return await _room_call(svc, room_id, "choose_colour", user, body.colour)
 
 
 @router.post("/api/rooms/{room_id}/shuffle", tags=["lobby"])

@@ -46,7 +46,7 @@ _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 # "enter" is joining (or, once started, watching) by a private room's code.
 CALLS = (
     "view", "enter", "join", "leave", "add_bot", "remove_bot", "start", "reseat",
-    "choose_team", "shuffle_teams", "set_house_rules", *OPERATOR_CALLS,
+    "choose_team", "shuffle_teams", "set_house_rules", "choose_colour", *OPERATOR_CALLS,
 )
 # Entropy (docs/security.md): room ids 12 random bytes = 96 bits; codes 8 symbols of 31 = 39.6 bits.
 ROOM_ID_BYTES = 12

@@ -19,7 +19,7 @@ from opolyx.protocol import errors as E
 from opolyx.protocol.errors import ActionRefused, RoomRefused
 from opolyx.rules import house
 from opolyx.server.engine_api import GameLike
-from opolyx.server.play import seat_perks, team_choice
+from opolyx.server.play import seat_colours, seat_perks, team_choice
 from opolyx.server.play.context import HubContext
 from opolyx.storage import RUNNING, WAITING, AlreadySeated, RoomRecord, SeatRecord, SeatTaken, UserRecord
 
@@ -41,6 +41,7 @@ class SeatedTable(Protocol):
     game: GameLike | None
     admitted: set[str]
     touched: float
+    colours: dict[str, int]
 
     def may_watch(self, user_id: str | None) -> bool: ...
 
@@ -139,6 +140,19 @@ class Seating:
             if seats is not None:
                 table.room = await table.ctx.store.arrange_seats(room.id, seats)
                 table.broadcast_room()
+
+    async def choose_colour(self, user: UserRecord, colour: int) -> None:
+        """Before the start, the caller picks a seat colour; one picked by another person is refused
+        (``colour_taken``), so colours stay unique per table (seat_colours.py)."""
+        table = self.table
+        async with table.lock:
+            table.touched = time.monotonic()
+            room = table.room
+            if room.status != WAITING:
+                raise RoomRefused(E.ALREADY_STARTED, "the game has already started")
+            seat_colours.check_pick(room.seats, table.colours, user.id, colour)
+            table.colours[user.id] = colour
+            table.broadcast_room()
 
     async def shuffle_teams(self, user: UserRecord) -> None:
         """Creator only: deal everyone seated (people and bots) to random seats, so random sides."""

@@ -4,7 +4,7 @@ and the public game, with the names of seats a bot took over and each owned squa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from opolyx.engine.teams import side_of_seat
 from opolyx.jsontypes import JSON
@@ -12,6 +12,7 @@ from opolyx.progression.terms import table_terms
 from opolyx.rules import house, load_rules
 from opolyx.server.engine_api import GameLike
 from opolyx.server.play.peers import Peer
+from opolyx.server.play.seat_colours import seat_colours
 from opolyx.storage import RoomRecord, SeatRecord
 
 _BOT_NAME = re.compile(r"^Bot (\d+) \((?:easy|normal|hard)\)$")
@@ -65,9 +66,12 @@ def connected_users(conns: Iterable[Peer]) -> set[str]:
     return {c.user.id for c in conns if not c.closed}
 
 
-def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JSON:
+def room_view(
+    room: RoomRecord, conns: Iterable[Peer], viewer: str | None, picked: Mapping[str, int] | None = None
+) -> JSON:
     """The room as ``viewer`` sees it (the code only to those seated and its creator)."""
     conns = list(conns)
+    colours = seat_colours(room.seats, picked or {})
     online = connected_users(conns)
     # A seat is an agent's when it was taken through an API key, or while a key plays it now.
     agents = {c.user.id for c in conns if c.user.agent and not c.closed}
@@ -85,6 +89,7 @@ def room_view(room: RoomRecord, conns: Iterable[Peer], viewer: str | None) -> JS
             "agent": s.agent or s.user_id in agents,
             "you": viewer is not None and s.user_id == viewer,
             "team": side_of_seat(s.seat) if teams else None,
+            "colour": colours[s.seat],
         }
         for s in room.seats
     ]

@@ -6,6 +6,7 @@ import { html } from './html.js';
 import { t } from './i18n.js';
 import { boardSquare, money, playerName, seatColor, squareName } from './names.js';
 import { setPref } from './prefs.js';
+import { busTarget, busTargetName, previewHandlers } from './bus_preview.js';
 import { setUi, state } from './store.js';
 import { ConfirmButton, Countdown } from './widgets.js';
 
@@ -194,7 +195,8 @@ function BusPanel({ by, game }) {
   return html`<section class="panel bus" data-panel="bus">
     <div class="panel-title">${t('bus.title')}</div>
     <div class="buttons">${choices.map((a) => html`<button data-action="choose_bus" data-use=${a.use}
-      onClick=${act(a)}>${t(`bus.${a.use}`, { steps: steps[a.use] })}</button>`)}</div></section>`;
+      data-lands=${busTarget(game, steps[a.use])} ...${previewHandlers(busTarget(game, steps[a.use]))}
+      onClick=${act(a)}>${t(`bus.${a.use}`, { steps: steps[a.use] })} → ${busTargetName(game, steps[a.use])}</button>`)}</div></section>`;
 }
 
 function TeleportPanel({ by }) {

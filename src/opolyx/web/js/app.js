@@ -13,6 +13,7 @@ import { setPref } from './prefs.js';
 import { play } from './sounds.js';
 import { useStore } from './store.js';
 import { startA11y } from './a11y.js';
+import { Tutorial, openTutorial } from './tutorial.js';
 
 /** A speaker, with waves when sound is on and a cross when muted (drawn, so every system shows it). */
 function SpeakerIcon({ on }) {
@@ -50,6 +51,7 @@ function Settings({ s }) {
         <label class="check"><input type="checkbox" name="notify" checked=${s.prefs.notify} onChange=${toggleNotify} /> ${t('settings.notify')}</label>
         <label class="check"><input type="checkbox" name="autopay" checked=${s.prefs.autopay} onChange=${(e) => setPref('autopay', e.target.checked)} /> ${t('settings.autopay')}</label>
         <label class="check"><input type="checkbox" name="shortcuts" checked=${s.prefs.shortcuts !== false} onChange=${(e) => setPref('shortcuts', e.target.checked)} /> ${t('a11y.shortcuts')}</label>
+        <button class="small" data-action="tutorial" onClick=${(e) => { e.target.closest('details').open = false; openTutorial(); }}>${t('feel.tut.open')}</button>
       </div>
     </details>`;
 }
@@ -101,5 +103,6 @@ export function App() {
     ${screen}
     ${s.alert && html`<div class="toast alert" aria-hidden="true" data-testid="alert">${alertText(s.alert)}</div>`}
     ${s.toast && html`<div class=${`toast ${s.toast.kind}`} role="status">${s.toast.text}</div>`}
+    <${Tutorial} />
   </div>`;
 }

@@ -5,6 +5,7 @@ import { GROUP_COLORS, money, playerName, seatColor, squareName, squareSubname }
 import { setUi, state } from './store.js';
 import { Countdown, Dice } from './widgets.js';
 import { boardFocus, onSquareFocus, onSquareKey, squareLabel } from './board_list.js';
+import { CardMarks, MurabahaMark, cardHolders } from './board_marks.js';
 
 // A second cue for the owner besides colour: each seat's outline has its own dash pattern.
 const OWNER_DASH = ['', '9 4', '2 4', '12 3 2 3', '5 5', '1 6'];
@@ -91,15 +92,19 @@ function textWidth(text, size) {
 /** Greedy word wrap for SVG text, by measured width; CJK text wraps by character. */
 export function wrap(text, width, size, maxLines = 3) {
   const cjk = CJK.test(text) && !text.includes(' ');
-  const words = cjk ? [...text] : text.split(/\s+/);
-  const sep = cjk ? '' : ' ';
+  // A soft hyphen (U+00AD, in catalogs for long compounds such as "Einkommen\u00adsteuer") is a place a word
+  // may break, with a hyphen shown at the end of the line.
+  const words = cjk ? [...text].map((w) => [w, '']) : text.split(/\s+/).flatMap((w) => w.split('\u00ad')
+    .map((part, k, all) => [part, k < all.length - 1 ? '-' : ' ']));
   const fits = (s) => textWidth(s, size) <= width;
   const lines = [];
   let line = '';
-  for (const w of words) {
-    const next = line ? line + sep + w : w;
+  let joint = '';
+  for (const [w, after] of words) {
+    const next = line ? line + (joint === '-' ? '' : joint) + w : w;
     if (fits(next) || !line) line = next;
-    else { lines.push(line); line = w; }
+    else { lines.push(joint === '-' ? `${line}-` : line); line = w; }
+    joint = after;
   }
   if (line) lines.push(line);
   const cut = (l) => {
@@ -131,8 +136,10 @@ function Lines({ lines, x, y, size, cls }) {
   </text>`;
 }
 
-function Levels({ band, level, vertical }) {
+function Levels({ band, level, vertical, marked }) {
   if (!level) return null;
+  // Marks sit at the band's ends (board_marks.js): the houses close up between them.
+  const step = marked ? 13 : 16;
   if (level >= 5) {
     const cx = band.x + band.w / 2;
     const cy = band.y + band.h / 2;
@@ -140,7 +147,6 @@ function Levels({ band, level, vertical }) {
   }
   const out = [];
   for (let k = 0; k < level; k++) {
-    const step = 16;
     const start = (vertical ? band.h : band.w) / 2 - ((level - 1) * step) / 2;
     const x = vertical ? band.x + band.w / 2 - 6 : band.x + start + k * step - 6;
     const y = vertical ? band.y + start + k * step - 6 : band.y + band.h / 2 - 6;
@@ -168,12 +174,6 @@ function Corner({ i, g, sq }) {
     ${glyph && html`<text class="glyph" x=${g.x + g.w / 2} y=${g.y + 42} font-size="30" text-anchor="middle">${glyph}</text>`}
     <${Lines} lines=${lines} x=${g.x + g.w / 2} y=${mid + 14} size=${20} cls="sq-name corner-name" />
   </g>`;
-}
-
-/** Seats holding a collectible card for square i (docs/rules.md §19): the board marks them. */
-function cardHolders(i) {
-  const players = (state.game && state.game.players) || [];
-  return players.filter((p) => p.cards && p.cards[String(i)]).map((p) => ({ seat: p.seat, rarity: p.cards[String(i)] }));
 }
 
 function Cell({ i, sq, view, me, picking, highlight, labels }) {
@@ -206,7 +206,7 @@ function Cell({ i, sq, view, me, picking, highlight, labels }) {
       style=${oRect ? `fill: color-mix(in srgb, ${seatColor(owner)} 30%, #fbf8ef)` : ''} />
     <title>${hoverText(i, sq, view)}</title>
     ${band && html`<rect class="band" x=${band.x} y=${band.y} width=${band.w} height=${band.h} fill=${GROUP_COLORS[sq.group] || '#999'} />`}
-    ${band && html`<${Levels} band=${band} level=${view ? view.level : 0} vertical=${horizontal} />`}
+    ${band && html`<${Levels} band=${band} level=${view ? view.level : 0} vertical=${horizontal} marked=${cardHolders(i).length > 0 || !!(view && view.murabaha)} />`}
     ${glyph && html`<text class=${`glyph ${sq.kind === 'utility' ? 'glyph-small' : ''}`} x=${sq.kind === 'utility' && horizontal ? cx - 36 : cx} y=${glyphY} font-size=${glyphSize} text-anchor="middle">${glyph}</text>`}
     <${Lines} lines=${lines} x=${cx} y=${top} size=${size} cls="sq-name" />
     ${sub && html`<text class="sq-sub" x=${cx} y=${top + lines.length * size * 1.12 + 2} font-size="12" text-anchor="middle">${sub}</text>`}
@@ -221,9 +221,8 @@ function Cell({ i, sq, view, me, picking, highlight, labels }) {
       <rect class="mortgage-tag" x=${cx - 22} y=${box.y + box.h / 2 - 12} width="44" height="22" rx="3" />
       <text x=${cx} y=${box.y + box.h / 2 + 4} font-size="13" text-anchor="middle">${view.mortgage_rounds_left !== undefined ? `M·${view.mortgage_rounds_left}` : 'M'}</text>
       <title>${t('game.mortgaged')}</title></g>`}
-    ${view && view.murabaha && html`<text class="murabaha-mark" x=${g.x + 6} y=${g.y + g.h - 12} font-size="12">◷</text>`}
-    ${cardHolders(i).map((c, k) => html`<text class=${`card-mark rarity-${c.rarity}`} data-card-seat=${c.seat}
-      x=${g.x + g.w - 14 - k * 12} y=${g.y + g.h - 10} font-size="13" fill=${seatColor(c.seat)}>★<title>${t('game.card_mark', { player: playerName(c.seat), rarity: t(`rarity.${c.rarity}`) })}</title></text>`)}
+    ${view && view.murabaha && html`<${MurabahaMark} g=${g} band=${band} />`}
+    <${CardMarks} i=${i} g=${g} band=${band} />
   </g><${Hit} i=${i} g=${g} onClick=${onClick} /></g>`;
 }
 
@@ -361,6 +360,7 @@ export function Board() {
   if (game.auction) hl.add(game.auction.square);
   if (game.debt && game.debt.square !== null && game.debt.square !== undefined) hl.add(game.debt.square);
   if (state.ui.square !== undefined && state.ui.square !== null) hl.add(state.ui.square);
+  const preview = picking || !state.legal.some((a) => a.type === 'choose_bus') ? null : state.ui.preview;
   const labels = tokenLabels(game.players);
   return html`<div class="board-wrap">
     <svg class="board" viewBox=${`-4 -4 ${SIZE + 8} ${SIZE + 8}`} role="group" aria-label=${t('game.board')}
@@ -373,7 +373,7 @@ export function Board() {
       <rect class="board-bg" x="0" y="0" width=${SIZE} height=${SIZE} />
       <rect class="board-center" x=${C} y=${C} width=${SIZE - 2 * C} height=${SIZE - 2 * C} />
       ${board.squares.map((sq) => html`<${Cell} key=${sq.index} i=${sq.index} sq=${sq} view=${game.squares[sq.index]}
-        me=${me} picking=${picking} highlight=${hl.has(sq.index)} labels=${labels} />`)}
+        me=${me} picking=${picking} highlight=${hl.has(sq.index) || preview === sq.index} labels=${labels} />`)}
       <g aria-hidden="true"><${Center} game=${game} /><${Tokens} game=${game} /></g>
     </svg>
     <p id="board-keys" class="sr-only">${t('a11y.board_keys')}</p>

@@ -4,7 +4,10 @@ import { state } from './store.js';
 
 // Seat colours carry white initials at 4.5:1 or more (the same values as --seat-N in styles.css; the
 // palette test checks both). Ownership is never told by colour alone: squares also show the owner's initials.
-export const SEAT_COLORS = ['#c2410c', '#0f766e', '#3a5ad9', '#b45309', '#7c3aed', '#be185d'];
+// Chosen to stay apart for people with deuteranopia or protanopia too (distinct in lightness and along
+// the blue-yellow axis; tests/web/test_palette_colourblind.py measures it): blue, olive, violet, green,
+// maroon, dark teal.
+export const SEAT_COLORS = ['#1b6cb2', '#807700', '#6d00cc', '#39805f', '#661b00', '#0f5566'];
 export const GROUP_COLORS = {
   brown: '#8d5524', light_blue: '#7fd1f0', pink: '#be3a8f', orange: '#f7941d',
   red: '#e2231a', yellow: '#f5d90a', green: '#1faa59', dark_blue: '#1d4ed8',
@@ -26,8 +29,12 @@ export function inkOn(hex) {
   return (1.05 / (l + 0.05)) >= ((l + 0.05) / (luminance('#1c2430') + 0.05)) ? '#ffffff' : '#1c2430';
 }
 
+/** A seat's colour: the one the server gave it in the room (people may pick theirs), else its seat's. */
 export function seatColor(seat) {
-  return SEAT_COLORS[seat % SEAT_COLORS.length];
+  const players = (state.room && state.room.players) || [];
+  const p = players.find((x) => x.seat === seat);
+  const k = p && Number.isInteger(p.colour) ? p.colour : seat;
+  return SEAT_COLORS[k % SEAT_COLORS.length];
 }
 
 export function playerName(seat) {
@@ -62,10 +69,11 @@ export function squareName(i) {
   return t(`square.${sq.id}`);
 }
 
-/** The second line for Fortuna's brands: the Chinese name under a Latin one, and vice versa. */
+/** The second line for Fortuna's brands: the Chinese name under a Latin one, and vice versa (a board marks
+ * itself bilingual; the classic board's Chinese names are translations, shown alone in Chinese). */
 export function squareSubname(i) {
   const sq = boardSquare(i);
-  if (!sq || !sq.name_zh || !['street', 'dealership', 'utility'].includes(sq.kind)) return '';
+  if (!sq || !sq.name_zh || !state.board.bilingual_names || !['street', 'dealership', 'utility'].includes(sq.kind)) return '';
   return currentLanguage() === 'zh' ? sq.name : sq.name_zh;
 }
 

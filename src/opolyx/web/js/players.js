@@ -10,6 +10,7 @@ import { Modal } from './widgets.js';
 import { floatsOf } from './feel.js';
 import { actionLabel } from './actions.js';
 import { tokenLabels } from './board.js';
+import { SquareMarks } from './board_marks.js';
 import { PersonMenu, ReliabilityBadge, useReliability } from './social.js';
 
 /** Cash flying in (+) or out (−) of a seat's money for a moment after each change. */
@@ -76,6 +77,7 @@ export function PlayerPanels() {
         <b class="pname">${displayName(p.name, p.bot)}</b>
         ${seat === me && html`<span class="badge">${t('player.you')}</span>`}
         ${p.bot && html`<span class="badge bot">${t('player.bot')}</span>`}
+        ${p.vip && html`<span class="badge vip" data-testid="vip" title=${t('feel.vip_title')}>VIP</span>`}
         ${!p.bot && isAgent(seat) && html`<span class="badge bot" data-agent>${t('player.agent')}</span>`}
         ${game.rules.teams && p.team !== null && html`<span class="badge">${t('player.team', { team: p.team + 1 })}</span>`}
         ${!p.bot && !connected(seat) && html`<span class="badge warn">${t('player.offline')}</span>`}
@@ -119,6 +121,7 @@ export function SquareDetail() {
       ${view.mortgaged && html`<span>${t('game.mortgaged')}</span><b>${view.mortgage_rounds_left !== undefined ? t('square.rounds_left', { n: view.mortgage_rounds_left }) : '✓'}</b>`}
       ${view.murabaha && html`<span>${t('square.murabaha')}</span><b>${t('square.murabaha_due', { amount: money(view.murabaha.amount), round: view.murabaha.due_round })}</b>`}
     </div>
+    <${SquareMarks} i=${i} sq=${sq} view=${view} />
     ${sq.rents && html`<table class="rents"><tbody>${sq.rents.map((r, k) => html`<tr class=${view.level === k ? 'now' : ''}>
       <td>${k === 0 ? t('square.rent_base') : t('square.rent_level', { n: k })}</td><td>${money(r)}</td></tr>`)}</tbody></table>`}
     ${sq.kind === 'dealership' && state.board && html`<div class="muted small">${t('square.dealership_rents', { rents: state.board.dealership_rents.map(money).join(' / ') })}</div>`}

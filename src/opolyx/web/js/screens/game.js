@@ -2,6 +2,7 @@
 import { ActionBar } from '../actions.js';
 import { Board } from '../board.js';
 import { Chat } from '../chat.js';
+import { markChatRead, unreadChat } from '../chat_unread.js';
 import { html } from '../html.js';
 import { HouseChanges } from '../house_rules.js';
 import { t } from '../i18n.js';
@@ -57,12 +58,14 @@ export function GameScreen() {
   const me = state.you ? state.you.seat : null;
   const incoming = game ? game.trades.filter((x) => x.to === me).length : 0;
   const zoomed = !!state.ui.zoom;
+  if (tab === 'chat') markChatRead();
+  const unread = tab === 'chat' ? 0 : unreadChat();
   return html`<main class="game-screen">
     <h1 class="sr-only">${game ? t('a11y.game_heading', { mode: t(`mode.${game.mode}.name`), round: game.round }) : t('a11y.title.game')}</h1>
     <${MoneyStrip} />
-    <section class=${`game-board ${zoomed ? 'zoomed' : ''}`} ref=${boardRef} aria-labelledby="board-heading">
+    <section class=${`game-board ${zoomed ? 'zoomed' : ''}`} aria-labelledby="board-heading">
       <h2 id="board-heading" class="sr-only">${t('game.board')}</h2>
-      <${Board} />
+      <div class="board-scroll" ref=${boardRef}><${Board} /></div>
       <button class="zoom-toggle" data-action="zoom" aria-pressed=${zoomed} onClick=${toggleZoom}>${zoomed ? t('board.zoom_out') : t('board.zoom')}</button>
     </section>
     <div class="game-side">
@@ -75,7 +78,8 @@ export function GameScreen() {
       <div class="tabs" role="tablist" aria-label=${t('a11y.tabs')}>${TABS.map((k) => html`<button role="tab" class=${`tab tab-${k} ${k === tab ? 'on' : ''}`}
         id=${`tab-${k}`} aria-selected=${k === tab ? 'true' : 'false'} aria-controls="tab-panel" tabindex=${k === tab ? 0 : -1}
         data-tab=${k} onClick=${() => setUi({ tab: k })} onKeyDown=${onTabKey}>${t(`tab.${k}`)}${k === 'trades' && incoming ? html` <span class="pill">${incoming}</span>` : ''}
-        ${k === 'trades' && game && game.trades.length && !incoming ? html` <span class="pill muted">${game.trades.length}</span>` : ''}</button>`)}</div>
+        ${k === 'trades' && game && game.trades.length && !incoming ? html` <span class="pill muted">${game.trades.length}</span>` : ''}
+        ${k === 'chat' && unread ? html` <span class="pill" data-testid="chat-unread" aria-label=${t('feel.chat_unread', { n: unread })}>${unread}</span>` : ''}</button>`)}</div>
       <div class="tab-body" role="tabpanel" id="tab-panel" aria-labelledby=${`tab-${tab}`}>
         ${tab === 'log' && html`<${GameLog} />`}
         ${tab === 'trades' && html`<${TradeList} />`}

@@ -122,7 +122,7 @@ function DeleteAccount() {
   const remove = async () => {
     try {
       await accounts.deleteAccount();
-      set({ user: null });
+      set({ user: null, farewell: true });
       go('start');
     } catch (err) { showError(err); }
   };
@@ -146,8 +146,7 @@ export function ProfileScreen() {
     <section class="card profile-head">
       <h2><${Avatar} name=${u.avatar} big=${true} /> ${u.nickname}
         ${profile.vip && html`<span class="badge vip" title=${t('profile.vip_note')}>VIP</span>`}</h2>
-      <p><span data-testid="level">${t('profile.level_rank', { level: u.level, rank: t(`rank.${profile.rank}`) })}</span>
-        · <span data-testid="xp">${u.xp} XP</span> · ${t('profile.wins', { n: profile.wins })}</p>
+      <p><span data-testid="level">${t('profile.level_rank', { level: u.level, rank: t(`rank.${profile.rank}`) })}</span>${' · '}<span data-testid="xp">${u.xp} XP</span> · ${t('profile.wins', { n: profile.wins })}</p>
       <${XpBar} xp=${u.xp} from=${profile.level_xp} to=${profile.next_level_xp} />
       <p class="muted small">${profile.next_level_xp ? t('profile.to_next', { xp: profile.next_level_xp - u.xp, level: u.level + 1 }) : t('profile.max_level')}</p>
       ${profile.email && html`<p class="muted small">${t('profile.signed_in_as', { email: profile.email })}</p>`}

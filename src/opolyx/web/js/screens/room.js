@@ -5,6 +5,7 @@ import { Chat } from '../chat.js';
 import { html } from '../html.js';
 import { HouseChanges, HouseRulesEditor, draftToRules } from '../house_rules.js';
 import { TeamChoice } from '../team_choice.js';
+import { ColourChoice } from '../colour_choice.js';
 import { t } from '../i18n.js';
 import { displayName, modeName, seatColor } from '../names.js';
 import { state } from '../store.js';
@@ -74,6 +75,7 @@ export function RoomScreen() {
       <${HouseChanges} changes=${room.house_changes} />
       ${creator && room.status === 'waiting' && html`<${RoomHouseRules} room=${room} />`}
       <${TeamChoice} room=${room} creator=${creator} />
+      <${ColourChoice} room=${room} />
       <ol class="seats">${Array.from({ length: room.seats }, (_, i) => {
         const p = bySeat[i];
         return html`<li class=${`seat ${p ? 'taken' : 'empty'}`} data-seat=${i}>

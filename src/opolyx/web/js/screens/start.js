@@ -14,6 +14,7 @@ export function StartScreen() {
   return html`<main class="start-screen">
     <div class="start-card">
       <h1 class="brand">opolyx</h1>
+      ${state.farewell && html`<p class="farewell" role="status" data-testid="account-deleted">${t('feel.account_deleted')}</p>`}
       <p class="tagline">${t('start.tagline')}</p>
       <form onSubmit=${submit}>
         <label>${t('start.nickname')}
