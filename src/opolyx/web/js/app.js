@@ -2,7 +2,7 @@
 import { changeLanguage, go } from './controller.js';
 import { html } from './html.js';
 import { LANGUAGES, t } from './i18n.js';
-import { GameScreen } from './screens/game.js';
+import { GameScreen } from './game_screen.js';
 import { LobbyScreen } from './screens/lobby.js';
 import { lazyScreen } from './lazy_screen.js';
 import { RoomScreen } from './screens/room.js';

@@ -4,14 +4,22 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { t } from './i18n.js';
 
-/** A component that imports `load()` once and then renders its export `name` with the same props. */
+/** A component that imports `load()` once and then renders its export `name` with the same props. Its
+ * `preload()` fetches the module ahead of need, so that the screen then renders at once. */
 export function lazyScreen(load, name) {
   let loaded = null;
-  return function LazyScreen(props) {
+  let loading = null;
+  const fetchIt = () => {
+    loading = loading || load().then((m) => { loaded = m[name]; return loaded; });
+    return loading;
+  };
+  function LazyScreen(props) {
     const [Screen, setScreen] = useState(() => loaded);
     useEffect(() => {
-      if (!Screen) load().then((m) => { loaded = m[name]; setScreen(() => loaded); });
+      if (!Screen) fetchIt().then((s) => setScreen(() => s));
     }, []);
     return Screen ? html`<${Screen} ...${props} />` : html`<main class="account-screen"><p>${t('conn.loading')}</p></main>`;
-  };
+  }
+  LazyScreen.preload = fetchIt;
+  return LazyScreen;
 }

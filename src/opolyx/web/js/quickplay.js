@@ -8,6 +8,7 @@ import { html } from './html.js';
 import { t } from './i18n.js';
 import { MODES, modeName } from './names.js';
 import { set, state } from './store.js';
+import { GameScreen } from './game_screen.js';
 
 const POLL_MS = 1000;
 let poller = null;
@@ -46,6 +47,7 @@ function stopPolling() {
 }
 
 async function act(call) {
+  GameScreen.preload();  // the table's code, fetched while the queue forms a table
   try { show(await call()); } catch (err) {
     if (err.code === 'already_in_game' && err.room) set({ ui: { ...state.ui, busyRoom: err.room } });
     showError(err);

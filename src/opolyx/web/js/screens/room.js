@@ -1,5 +1,5 @@
 // The waiting room: seats, bots and their strength, the join code, start for the creator.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { roomCommand } from '../controller.js';
 import { Chat } from '../chat.js';
 import { html } from '../html.js';
@@ -10,6 +10,7 @@ import { t } from '../i18n.js';
 import { displayName, modeName, seatColor } from '../names.js';
 import { state } from '../store.js';
 import { ConfirmButton } from '../widgets.js';
+import { GameScreen } from '../game_screen.js';
 import { toast } from '../controller.js';
 import { InviteFriends, PersonMenu, ReliabilityBadge, useReliability } from '../social.js';
 
@@ -54,6 +55,7 @@ function XpNotice({ xp }) {
 export function RoomScreen() {
   const room = state.room;
   const [strength, setStrength] = useState('normal');
+  useEffect(() => { GameScreen.preload(); }, []);  // the table's code, fetched while people gather
   if (!room) return html`<main class="room-screen"><p class="muted">${t('conn.loading')}</p></main>`;
   const creator = state.user && room.creator === state.user.id;
   const seated = room.players.some((p) => p.you);
