@@ -183,8 +183,11 @@ def test_js_amounts_mirror_python() -> None:
     assert format_amount(9999, "zh") == "9999"
 
 
+STATIC_IMPORT = re.compile(r"""^import[^'"]*from\s+['"](\.[^'"]+)['"]|^import\s+['"](\.[^'"]+)['"]""", re.M)
+
+
 def _static_imports(module: Path) -> list[Path]:
-    found = re.findall(r"""^import[^'"]*from\s+['"](\.[^'"]+)['"]|^import\s+['"](\.[^'"]+)['"]""", module.read_text(), re.M)
+    found = STATIC_IMPORT.findall(module.read_text())
     return [(module.parent / (a or b)).resolve() for a, b in found]
 
 
