@@ -10,7 +10,7 @@ import { checkAlerts, clearAlerts } from './alerts.js';
 import { checkAutopay, offerAutopay } from './autopay.js';
 import { cashFloats } from './feel.js';
 import { keepCommitment } from './fair.js';
-import { watchAnswers } from './offers.js';
+import { watchAnswers } from './trade_answers.js';
 import { loadPrefs } from './prefs.js';
 import { play, soundsFor } from './sounds.js';
 
