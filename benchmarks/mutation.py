@@ -1,0 +1,497 @@
+"""Mutation testing of the security and fairness code (issue 46): does a test fail when a guard changes?
+
+Cosmic Ray's own operators (``cosmic-ray operators``: comparison and boolean operators swapped, ``not``
+added, numbers moved by one, ``True``/``False`` flipped, loops run zero times, decorators and caught
+exceptions replaced...) make one-change copies ("mutants") of a module; each mutant is put on disk in
+turn and tests run against it. A mutant that makes a test fail is *killed*; one that passes every test
+*survived*, meaning a change there goes unnoticed. Not part of CI: a module takes minutes.
+
+What this script adds to Cosmic Ray is orchestration, so a run takes minutes rather than hours:
+
+- each module has its own test files (``TARGETS`` below), never the whole suite;
+- those files run once under coverage with one context per test, and each mutant then runs only the tests
+  that execute its line (``pytest -x``: the first failure kills it). A line no test executes survives
+  without a run. A line executed only at import (a ``def``, a module constant) runs all the module's
+  tests;
+- mutants inside type annotations are not made (under ``from __future__ import annotations`` they are
+  never evaluated, and where pydantic or FastAPI evaluate them any test fails at import);
+- ``mutation_equivalent.toml`` beside this file lists the *equivalent* mutants: changes that cannot alter
+  behaviour (so no test can kill them), each with its reason. They are not run and count as neither
+  killed nor survived.
+
+Prints per module the score (killed / (killed + survived)) and every surviving mutant as a diff line.
+Results are kept in ``benchmarks/.mutation/`` (git-ignored) so ``--report`` prints them again without a run.
+
+    PYTHONPATH=$PWD/src nice .venv/bin/python benchmarks/mutation.py fairness accounts.sessions
+    PYTHONPATH=$PWD/src .venv/bin/python benchmarks/mutation.py --list
+    PYTHONPATH=$PWD/src .venv/bin/python benchmarks/mutation.py --report [MODULE...]
+
+Run it in a clean work tree and nothing else in it meanwhile: the mutant is written over the module's
+file for the duration of its test (and put back after, also on Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import difflib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+STATE = ROOT / "benchmarks" / ".mutation"
+EQUIVALENT_FILE = ROOT / "benchmarks" / "mutation_equivalent.toml"
+SRC = "src/opolyx/"
+
+
+@dataclass(frozen=True)
+class Target:
+    path: str  # relative to SRC
+    tests: tuple[str, ...]
+
+
+_ACCOUNT_HTTP = (
+    "tests/security/test_guard_accounts.py",
+    "tests/server/test_server_accounts.py",
+    "tests/server/test_server_apikeys.py",
+    "tests/server/test_security_signin.py",
+    "tests/server/test_security_keys.py",
+    "tests/server/test_security_findings.py",
+)
+_PROGRESSION = (
+    "tests/security/test_guard_progression.py",
+    "tests/progression/test_progression_booking.py",
+    "tests/progression/test_progression_credits.py",
+    "tests/progression/test_progression_farming.py",
+    "tests/progression/test_progression_levels.py",
+    "tests/progression/test_progression_xp.py",
+)
+
+# Module -> the tests that guard it. Keep these narrow: every mutant runs (a subset of) them.
+TARGETS: dict[str, Target] = {
+    "fairness": Target(
+        "fairness.py",
+        ("tests/security/test_guard_fairness.py", "tests/server/test_security_findings.py"),
+    ),
+    "accounts.sessions": Target("server/accounts/sessions.py", _ACCOUNT_HTTP),
+    "accounts.apikeys": Target("server/accounts/apikeys.py", _ACCOUNT_HTTP),
+    "accounts.identity": Target("server/accounts/identity.py", _ACCOUNT_HTTP),
+    "accounts.session_routes": Target("server/accounts/session_routes.py", _ACCOUNT_HTTP),
+    "accounts.apikey_routes": Target("server/accounts/apikey_routes.py", _ACCOUNT_HTTP),
+    "accounts.routes": Target("server/accounts/routes.py", (*_ACCOUNT_HTTP, "tests/server/test_server_progression.py")),
+    "http.guard": Target(
+        "server/http/guard.py",
+        (
+            "tests/security/test_guard_http.py",
+            "tests/server/test_security_transport.py",
+            "tests/server/test_security_paths.py",
+            "tests/server/test_security_frames.py",
+            "tests/server/test_security_signin.py",
+        ),
+    ),
+    "http.ratelimit": Target(
+        "server/http/ratelimit.py",
+        (
+            "tests/security/test_guard_http.py",
+            "tests/server/test_security_signin.py",
+            "tests/server/test_security_keys.py",
+            "tests/server/test_server_rate_refs.py",
+        ),
+    ),
+    "play.xp_credit": Target(
+        "server/play/xp_credit.py",
+        (
+            "tests/security/test_guard_progression.py",
+            "tests/server/test_server_progression.py",
+            "tests/server/test_server_farming.py",
+        ),
+    ),
+    "play.seat_perks": Target(
+        "server/play/seat_perks.py",
+        ("tests/server/test_server_progression.py", "tests/server/test_server_farming.py"),
+    ),
+    "progression.booking": Target("progression/booking.py", _PROGRESSION),
+    "progression.credits": Target("progression/credits.py", _PROGRESSION),
+    "progression.drops": Target("progression/drops.py", _PROGRESSION),
+    "progression.farming": Target("progression/farming.py", _PROGRESSION),
+    "progression.levels": Target("progression/levels.py", _PROGRESSION),
+    "progression.table": Target("progression/table.py", _PROGRESSION),
+    "progression.xp": Target("progression/xp.py", _PROGRESSION),
+    "storage.accounts_sql": Target(
+        "storage/accounts_sql.py",
+        ("tests/security/test_guard_accounts.py", "tests/storage/test_storage_accounts.py"),
+    ),
+}
+
+# Operators not used: the variable operators need hand-given arguments (which variable to replace).
+EXCLUDED_OPERATORS = (
+    "core/VariableInserter",
+    "core/VariableReplacer",
+)
+PYTEST = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
+TIMEOUT = 300.0
+
+
+# ---------------------------------------------------------------------------------------------------
+# Mutants
+
+
+@dataclass
+class Mutant:
+    key: str
+    operator: str
+    occurrence: int
+    line: int
+    col: int
+    end_line: int
+    text: str  # the source line, stripped: how the allow-list names a mutant
+
+
+def annotation_spans(source: str) -> list[tuple[int, int, int, int]]:
+    """(line, col, end line, end col) of every annotation in the module."""
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        notes: list[ast.expr | None] = []
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            a = node.args
+            notes = [x.annotation for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+            notes += [a.vararg.annotation if a.vararg else None, a.kwarg.annotation if a.kwarg else None]
+            notes.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            notes = [node.annotation]
+        for n in notes:
+            if n is not None:
+                spans.append((n.lineno, n.col_offset, n.end_lineno or n.lineno, n.end_col_offset or 0))
+    return spans
+
+
+def _inside(pos: tuple[int, int], span: tuple[int, int, int, int]) -> bool:
+    return (span[0], span[1]) <= pos < (span[2], span[3])
+
+
+def mutants(key: str) -> list[Mutant]:
+    """Every mutant Cosmic Ray's operators make of the module (as ``cosmic-ray init`` enumerates them)."""
+    import cosmic_ray.plugins
+    from cosmic_ray.ast import ast_nodes, get_ast_from_path
+
+    path = ROOT / SRC / TARGETS[key].path
+    source = path.read_text()
+    lines = source.splitlines()
+    notes = annotation_spans(source)
+    module_ast = get_ast_from_path(path)
+    found = []
+    for name in cosmic_ray.plugins.operator_names():
+        if name in EXCLUDED_OPERATORS:
+            continue
+        operator = cosmic_ray.plugins.get_operator(name)()
+        positions = (p for node in ast_nodes(module_ast) for p in operator.mutation_positions(node))
+        for occurrence, (start, end) in enumerate(positions):
+            # parso columns count characters like ast's (for this code base's ASCII sources)
+            if any(_inside(start, s) for s in notes):
+                continue
+            found.append(Mutant(key, name, occurrence, start[0], start[1], end[0], lines[start[0] - 1].strip()))
+    return found
+
+
+def load_equivalent() -> list[dict[str, str]]:
+    if not EQUIVALENT_FILE.exists():
+        return []
+    return list(tomllib.loads(EQUIVALENT_FILE.read_text()).get("equivalent", []))
+
+
+def equivalent_reason(m: Mutant, allow: list[dict[str, str]]) -> str | None:
+    for entry in allow:
+        if entry["module"] == m.key and m.operator.startswith(entry["operator"]) and entry["line"] == m.text:
+            return entry["reason"]
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Which tests run which line
+
+
+class _PerTest:
+    """pytest plugin: one coverage context per test, so a line maps to the tests that execute it."""
+
+    def __init__(self, cov: Any) -> None:
+        self.cov = cov
+
+    def pytest_runtest_setup(self, item: Any) -> None:
+        self.cov.switch_context(item.nodeid)
+
+    def pytest_runtest_teardown(self, item: Any) -> None:
+        self.cov.switch_context("")
+
+
+def coverage_map(key: str, out: Path) -> None:
+    """Run the module's tests once under coverage (in this process: call it in a fresh one)."""
+    import coverage
+    import pytest
+
+    target = ROOT / SRC / TARGETS[key].path
+    cov = coverage.Coverage(data_file=None, include=[str(target)])
+    cov.start()
+    code = pytest.main([*PYTEST[3:], "-p", "no:randomly", *TARGETS[key].tests], plugins=[_PerTest(cov)])
+    cov.stop()
+    data = cov.get_data()
+    by_line = data.contexts_by_lineno(str(target))
+    analysis = cov.analysis2(str(target))
+    out.write_text(
+        json.dumps(
+            {
+                "exit": int(code),
+                "statements": analysis[1],
+                "lines": {str(k): sorted(v) for k, v in by_line.items()},
+            }
+        )
+    )
+
+
+def statement_line(source: str) -> dict[int, int]:
+    """Each line -> the first line of the innermost statement holding it (what coverage records)."""
+    first: dict[int, int] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.stmt):
+            end = node.end_lineno or node.lineno
+            body = getattr(node, "body", None)
+            # a compound statement holds its header lines only; its body's statements map themselves
+            if isinstance(body, list) and body:
+                end = body[0].lineno - 1
+            for ln in range(node.lineno, end + 1):
+                if ln not in first or first[ln] < node.lineno:
+                    first[ln] = node.lineno
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                for d in node.decorator_list:
+                    for ln in range(d.lineno, (d.end_lineno or d.lineno) + 1):
+                        first[ln] = node.lineno
+    return first
+
+
+def tests_for(m: Mutant, cmap: dict[str, Any], first: dict[int, int]) -> list[str] | None:
+    """The tests to run against a mutant: [] when none executes its line, None for "all of them"."""
+    lines = {first.get(ln, ln) for ln in range(m.line, m.end_line + 1)}
+    statements = set(cmap["statements"])
+    chosen: set[str] = set()
+    for ln in lines:
+        contexts = cmap["lines"].get(str(ln))
+        if contexts is None:
+            if ln in statements:
+                continue  # a statement no test reaches
+            return None  # not a statement coverage knows: be safe
+        named = {c for c in contexts if c}
+        if not named:
+            return None  # executed at import only
+        chosen |= named
+    return sorted(chosen)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Running
+
+
+# Third-party modules every test run imports: loaded once here, then each mutant's pytest runs in a fork
+# of this process (the project's own modules are imported afresh in the fork, mutant included).
+PRELOAD = (
+    "pytest",
+    "hypothesis",
+    "fastapi",
+    "starlette",
+    "pydantic",
+    "sqlalchemy",
+    "sqlalchemy.ext.asyncio",
+    "alembic",
+    "aiosqlite",
+    "httpx",
+    "websockets",
+    "uvicorn",
+    "redis",
+    "orjson",
+    "itsdangerous",
+)
+
+
+def preload() -> None:
+    import importlib
+
+    for name in PRELOAD:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+def run_forked(args: list[str], timeout: float) -> tuple[str, str]:
+    """pytest ``args`` in a fork of this process: ("killed" | "survived" | "error", output)."""
+    out = tempfile.TemporaryFile()  # noqa: SIM115 - shared with the fork, closed below
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 3
+        try:
+            os.setsid()
+            os.dup2(out.fileno(), 1)
+            os.dup2(out.fileno(), 2)
+            sys.dont_write_bytecode = True  # a mutant's bytecode must never be cached
+            import pytest
+
+            code = int(pytest.main(args))
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "killed", "timeout"
+        time.sleep(0.05)
+    out.seek(0)
+    output = out.read().decode(errors="replace")
+    out.close()
+    code = os.waitstatus_to_exitcode(status)
+    # 0 passed; 1 a test failed; 2 collection broke (the mutant fails at import); 4/5: our selection is wrong
+    return ("survived" if code == 0 else "killed" if code in (1, 2, 3) or code < 0 else "error"), output
+
+
+def run_module(key: str, *, limit: int | None = None) -> dict[str, Any]:
+    import cosmic_ray.plugins
+    from cosmic_ray.mutating import use_mutation
+
+    target = TARGETS[key]
+    path = ROOT / SRC / target.path
+    original = path.read_bytes()
+    STATE.mkdir(exist_ok=True)
+    cmap_file = STATE / f"{key}.coverage.json"
+    started = time.monotonic()
+    os.environ["PYTHONPATH"] = str(ROOT / "src")
+    sys.path.insert(0, str(ROOT / "src"))
+    subprocess.run(
+        [sys.executable, __file__, "--_map", key, str(cmap_file)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL
+    )
+    cmap = json.loads(cmap_file.read_text())
+    if cmap["exit"] != 0:
+        raise SystemExit(f"{key}: its tests fail without any mutant (pytest exit {cmap['exit']})")
+    first = statement_line(path.read_text())
+    allow = load_equivalent()
+    results: list[dict[str, Any]] = []
+    todo = mutants(key)[:limit] if limit else mutants(key)
+    try:
+        for n, m in enumerate(todo, 1):
+            row: dict[str, Any] = {
+                "operator": m.operator,
+                "occurrence": m.occurrence,
+                "line": m.line,
+                "text": m.text,
+            }
+            reason = equivalent_reason(m, allow)
+            tests = tests_for(m, cmap, first)
+            if reason is not None:
+                row.update(outcome="equivalent", reason=reason)
+            elif tests == []:
+                row.update(outcome="survived", why="no test executes this line")
+            else:
+                operator = cosmic_ray.plugins.get_operator(m.operator)()
+                with use_mutation(path, operator, m.occurrence) as (before, after):
+                    if after is None:
+                        row.update(outcome="skipped", why="the operator made no change here")
+                    else:
+                        outcome, output = run_forked([*PYTEST[3:], *(tests or target.tests)], TIMEOUT)
+                        row.update(outcome=outcome)
+                        row["diff"] = _changed_lines(before, after)
+                        if outcome == "killed":
+                            row["by"] = _first_failure(output)
+                        elif outcome == "error":
+                            row["why"] = output[-600:]
+            results.append(row)
+            print(f"  {key} {n}/{len(todo)} {row['outcome']:<10} :{m.line} {m.operator}", file=sys.stderr)
+    finally:
+        if path.read_bytes() != original:  # Ctrl-C between the write and the restore
+            path.write_bytes(original)
+    report = {
+        "module": key,
+        "path": SRC + target.path,
+        "seconds": round(time.monotonic() - started),
+        "mutants": results,
+    }
+    (STATE / f"{key}.json").write_text(json.dumps(report, indent=1))
+    return report
+
+
+def _changed_lines(before: str, after: str) -> list[str]:
+    diff = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+    return [ln.strip() for ln in diff if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
+
+
+def _first_failure(output: str) -> str:
+    for ln in output.splitlines():
+        if ln.startswith(("FAILED ", "ERROR ")):
+            return ln.split(" ", 1)[1].split(" - ")[0]
+    return "timeout" if output == "timeout" else ""
+
+
+def summarise(report: dict[str, Any]) -> tuple[int, int, int]:
+    rows = report["mutants"]
+    killed = sum(r["outcome"] in ("killed", "incompetent") for r in rows)
+    survived = sum(r["outcome"] == "survived" for r in rows)
+    equivalent = sum(r["outcome"] == "equivalent" for r in rows)
+    return killed, survived, equivalent
+
+
+def print_report(reports: list[dict[str, Any]]) -> None:
+    print(f"{'module':<28} {'killed':>7} {'survived':>9} {'equiv.':>7} {'score':>7} {'time':>6}")
+    for rep in reports:
+        k, s, e = summarise(rep)
+        score = 100.0 * k / (k + s) if k + s else 100.0
+        print(f"{rep['module']:<28} {k:>7} {s:>9} {e:>7} {score:>6.1f}% {rep['seconds']:>5}s")
+    for rep in reports:
+        alive = [r for r in rep["mutants"] if r["outcome"] == "survived"]
+        if not alive:
+            continue
+        print(f"\nsurvivors in {rep['path']}:")
+        for r in alive:
+            change = " / ".join(r.get("diff") or []) or r.get("why", "")
+            print(f"  :{r['line']} {r['operator']} #{r['occurrence']}: {r['text']}")
+            if change:
+                print(f"      {change}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("modules", nargs="*", help="keys of TARGETS (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the modules and their mutant counts")
+    parser.add_argument("--report", action="store_true", help="print the last results without running")
+    parser.add_argument("--limit", type=int, help="only the first N mutants (a smoke test of the script)")
+    parser.add_argument("--_map", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args._map:
+        coverage_map(args._map[0], Path(args._map[1]))
+        return
+    keys = args.modules or list(TARGETS)
+    unknown = [k for k in keys if k not in TARGETS]
+    if unknown:
+        parser.error(f"unknown module(s) {unknown}; known: {', '.join(TARGETS)}")
+    if args.list:
+        for k in keys:
+            print(f"{k:<28} {len(mutants(k)):>4} mutants  {SRC}{TARGETS[k].path}")
+        return
+    if args.report:
+        print_report([json.loads((STATE / f"{k}.json").read_text()) for k in keys if (STATE / f"{k}.json").exists()])
+        return
+    if subprocess.run(["git", "diff", "--quiet", "--", "src"], cwd=ROOT).returncode != 0:
+        raise SystemExit("src/ has uncommitted changes: commit or stash them first (mutants are written over it)")
+    preload()
+    reports = [run_module(k, limit=args.limit) for k in keys]
+    print_report(reports)
+
+
+if __name__ == "__main__":
+    main()
