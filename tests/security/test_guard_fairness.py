@@ -189,3 +189,12 @@ def test_the_report_keeps_at_most_twenty_mismatches() -> None:
     report = fairness.Report(commitment_ok=True, mismatches=[str(i) for i in range(25)])
     assert not report.ok and report.as_json()["mismatches"] == [str(i) for i in range(20)]
     assert fairness.Report(commitment_ok=True).ok and not fairness.Report().ok
+
+
+def test_a_forged_card_is_caught_and_named_as_dice_or_cards() -> None:
+    replay = honest_replay(seed=1, steps=60)
+    step = next(s for s in replay["actions"] if any(e["type"] == "card_drawn" for e in s["events"]))
+    step["events"] = [dict(e, card="forged") if e["type"] == "card_drawn" else e for e in step["events"]]
+    report = fairness.verify(replay, opolyx.engine)
+    assert report.mismatches == [f"seq {step['seq']}: the dice or cards the table saw differ from the seed's"]
+    assert report.cards >= 1
