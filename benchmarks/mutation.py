@@ -374,7 +374,7 @@ def run_module(key: str, *, limit: int | None = None) -> dict[str, Any]:
     target = TARGETS[key]
     path = ROOT / SRC / target.path
     original = path.read_bytes()
-    STATE.mkdir(exist_ok=True)
+    STATE.mkdir(parents=True, exist_ok=True)
     cmap_file = STATE / f"{key}.coverage.json"
     started = time.monotonic()
     os.environ["PYTHONPATH"] = str(ROOT / "src")
@@ -431,6 +431,7 @@ def run_module(key: str, *, limit: int | None = None) -> dict[str, Any]:
         "seconds": round(time.monotonic() - started),
         "mutants": results,
     }
+    STATE.mkdir(parents=True, exist_ok=True)
     (STATE / f"{key}.json").write_text(json.dumps(report, indent=1))
     return report
 

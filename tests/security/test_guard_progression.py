@@ -1,0 +1,80 @@
+"""Progression formats and boundaries a change must not move silently (issue 46).
+
+Stored cards are re-drawn from their seed to be checked, and profiles publish drop-seed commitments
+before the drop: a change to the draw's seed text, the nonce or the commitment's text would make every
+stored card or published commitment fail to match. The known answers below pin them."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+
+from opolyx.progression import draw_card, drop_nonce, game_xp, load_progression, seed_commitment
+from opolyx.progression.drops import CardDrop, drop_levels_between, is_drop_level, rarity_weights
+from opolyx.rules import load_board
+
+SEED = 123456789
+
+
+def test_a_known_seed_draws_known_cards() -> None:
+    assert draw_card(SEED, 3) == CardDrop(level=3, square=1, rarity="common")
+    assert draw_card(SEED, 10) == CardDrop(level=10, square=12, rarity="uncommon")
+    assert draw_card(2**62 - 1, 25) == CardDrop(level=25, square=11, rarity="uncommon")
+
+
+def test_the_draw_is_seeded_by_the_documented_text() -> None:
+    """``random.Random("opolyx-card:<seed>:<level>")``: a company, then a rarity from the level's band."""
+    for seed, level in ((SEED, 3), (7, 15), (2**40, 40)):
+        rng = random.Random(f"opolyx-card:{seed}:{level}")
+        companies = load_board("classic").companies
+        square = companies[rng.randrange(len(companies))]
+        weights = rarity_weights(level)
+        rarity = rng.choices([n for n, _ in weights], weights=[w for _, w in weights])[0]
+        assert draw_card(seed, level) == CardDrop(level, square, rarity)
+
+
+def test_the_drop_seed_commitment_is_a_fixed_sha256_with_a_128_bit_nonce() -> None:
+    nonce = drop_nonce("test-secret", SEED)
+    assert nonce == "414bf84915dbbc63ebb15660edc93d89" and len(nonce) == 32
+    expected = hmac.new(b"test-secret", f"opolyx-drop-seed:{SEED}".encode(), hashlib.sha256).hexdigest()[:32]
+    assert nonce == expected
+    assert drop_nonce("other-secret", SEED) != nonce and drop_nonce("test-secret", SEED + 1) != nonce
+    c = seed_commitment(SEED, nonce)
+    assert c == "e40829a3fd98fd9b613d169308ca9d885e4276844395fb80b2c45a7134caf8c3"
+    assert c == hashlib.sha256(f"opolyx-drop-seed-v1:{SEED}:{nonce}".encode()).hexdigest()
+    assert seed_commitment(SEED, "0" * 32) != c  # the nonce is in it
+
+
+def test_drop_levels_and_rarity_bands() -> None:
+    assert [lv for lv in range(1, 60) if is_drop_level(lv)] == [3, 5, 7, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55]
+    assert drop_levels_between(2, 10) == [3, 5, 7, 10] and drop_levels_between(3, 4) == []
+    assert drop_levels_between(10, 15) == [15] and drop_levels_between(5, 5) == []
+    rules = load_progression()
+    bands = dict(rules.rarity_weights)
+    for level, band in ((1, 1), (9, 1), (10, 10), (19, 10), (20, 20), (39, 30), (40, 40), (99, 40)):
+        assert rarity_weights(level) == bands[band], level
+
+
+def _result(round_: int) -> dict[str, object]:
+    return {"round": round_, "placements": [{"seat": 0, "place": 1}, {"seat": 1, "place": 2, "out": True}]}
+
+
+def _snapshot() -> dict[str, object]:
+    return {"board": "classic", "squares": [{"index": i, "owner": None} for i in range(40)]}
+
+
+def test_a_game_pays_xp_from_round_ten_exactly() -> None:
+    rules = load_progression()
+    assert rules.min_round == 10
+    assert game_xp(_result(9), _snapshot()) == {}
+    paid = game_xp(_result(10), _snapshot())
+    assert paid[0].to_json() == {
+        "placement": 100,
+        "place": 1,
+        "groups": 0,
+        "group_count": 0,
+        "survival": 25,
+        "total": 125,
+    }
+    assert paid[1].total == 60  # second place, out: no survival bonus
