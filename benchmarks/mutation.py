@@ -97,19 +97,16 @@ TARGETS: dict[str, Target] = {
     "http.guard": Target(
         "server/http/guard.py",
         (
-            "tests/server/test_security_guards.py",
+            "tests/security/test_guard_http.py",
             "tests/server/test_security_transport.py",
             "tests/server/test_security_paths.py",
-            "tests/server/test_security_frames.py",
-            "tests/server/test_security_signin.py",
         ),
     ),
     "http.ratelimit": Target(
         "server/http/ratelimit.py",
         (
+            "tests/security/test_guard_http.py",
             "tests/server/test_security_guards.py",
-            "tests/server/test_security_signin.py",
-            "tests/server/test_security_keys.py",
             "tests/server/test_server_rate_refs.py",
         ),
     ),
