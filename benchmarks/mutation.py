@@ -51,6 +51,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 STATE = ROOT / "benchmarks" / ".mutation"
 EQUIVALENT_FILE = ROOT / "benchmarks" / "mutation_equivalent.toml"
+HAND_FILE = ROOT / "benchmarks" / "mutation_hand.toml"
 SRC = "src/opolyx/"
 
 
@@ -433,6 +434,29 @@ def run_module(key: str, *, limit: int | None = None) -> dict[str, Any]:
     return report
 
 
+def run_hand() -> int:
+    """The hand-made mutants of ``mutation_hand.toml`` (the survivors issue 46 listed): each must be killed."""
+    entries = tomllib.loads(HAND_FILE.read_text())["mutant"]
+    os.environ["PYTHONPATH"] = str(ROOT / "src")
+    alive = 0
+    for n, entry in enumerate(entries, 1):
+        path = ROOT / SRC / TARGETS[entry["module"]].path
+        original = path.read_text()
+        if original.count(entry["find"]) != 1:
+            print(f"{n:>2} STALE     {entry['module']}: the text to change is not in the module once: {entry['why']}")
+            alive += 1
+            continue
+        try:
+            path.write_text(original.replace(entry["find"], entry["replace"]))
+            outcome, _ = run_forked([*PYTEST[3:], *entry["tests"]], TIMEOUT)
+        finally:
+            path.write_text(original)
+        alive += outcome != "killed"
+        print(f"{n:>2} {outcome.upper():<9} {entry['module']}: {entry['why']}")
+    print(f"{len(entries) - alive} of {len(entries)} hand-made mutants killed")
+    return alive
+
+
 def stages(tests: list[str], order: tuple[str, ...]) -> list[list[str]]:
     """The tests grouped by file, in the order of TARGETS (fast files first): a mutant's run stops at
     the first group that kills it, so a slow server test file runs only for mutants the fast ones miss."""
@@ -487,6 +511,7 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="list the modules and their mutant counts")
     parser.add_argument("--report", action="store_true", help="print the last results without running")
     parser.add_argument("--limit", type=int, help="only the first N mutants (a smoke test of the script)")
+    parser.add_argument("--hand", action="store_true", help="run the hand-made mutants of mutation_hand.toml")
     parser.add_argument("--_map", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args._map:
@@ -506,6 +531,8 @@ def main() -> None:
     if subprocess.run(["git", "diff", "--quiet", "--", "src"], cwd=ROOT, capture_output=True).returncode == 1:
         raise SystemExit("src/ has uncommitted changes: commit or stash them first (mutants are written over it)")
     preload()
+    if args.hand:
+        raise SystemExit(1 if run_hand() else 0)
     reports = [run_module(k, limit=args.limit) for k in keys]
     print_report(reports)
 
