@@ -236,28 +236,41 @@ class _PerTest:
         self.cov.switch_context("")
 
 
-def coverage_map(key: str, out: Path) -> None:
-    """Run the module's tests once under coverage (in this process: call it in a fresh one)."""
+def coverage_map(keys: list[str]) -> None:
+    """Run the modules' tests (one list, shared by ``keys``) once under coverage, in this process (call it
+    in a fresh one), and keep each module's lines -> tests in STATE."""
     import coverage
     import pytest
 
-    target = ROOT / SRC / TARGETS[key].path
-    cov = coverage.Coverage(data_file=None, include=[str(target)])
+    targets = {k: str(ROOT / SRC / TARGETS[k].path) for k in keys}
+    cov = coverage.Coverage(data_file=None, include=list(targets.values()))
     cov.start()
-    code = pytest.main([*PYTEST[3:], "-p", "no:randomly", *TARGETS[key].tests], plugins=[_PerTest(cov)])
+    code = pytest.main([*PYTEST[3:], *TARGETS[keys[0]].tests], plugins=[_PerTest(cov)])
     cov.stop()
     data = cov.get_data()
-    by_line = data.contexts_by_lineno(str(target))
-    analysis = cov.analysis2(str(target))
-    out.write_text(
-        json.dumps(
-            {
-                "exit": int(code),
-                "statements": analysis[1],
-                "lines": {str(k): sorted(v) for k, v in by_line.items()},
-            }
+    for key, target in targets.items():
+        by_line = data.contexts_by_lineno(target)
+        analysis = cov.analysis2(target)
+        found = {"exit": int(code), "statements": analysis[1], "lines": {str(k): sorted(v) for k, v in by_line.items()}}
+        (STATE / f"{key}.coverage.json").write_text(json.dumps(found))
+
+
+def map_coverage(keys: list[str]) -> None:
+    """One coverage run per distinct list of test files among ``keys``."""
+    STATE.mkdir(parents=True, exist_ok=True)
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for k in keys:
+        groups.setdefault(TARGETS[k].tests, []).append(k)
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    for group in groups.values():
+        print(f"  coverage of {', '.join(group)} by their tests...", file=sys.stderr)
+        subprocess.run(
+            [sys.executable, __file__, "--_map", ",".join(group)],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
-    )
 
 
 def statement_line(source: str) -> dict[int, int]:
@@ -376,10 +389,6 @@ def run_module(key: str, *, limit: int | None = None) -> dict[str, Any]:
     cmap_file = STATE / f"{key}.coverage.json"
     started = time.monotonic()
     os.environ["PYTHONPATH"] = str(ROOT / "src")
-    sys.path.insert(0, str(ROOT / "src"))
-    subprocess.run(
-        [sys.executable, __file__, "--_map", key, str(cmap_file)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL
-    )
     cmap = json.loads(cmap_file.read_text())
     if cmap["exit"] != 0:
         raise SystemExit(f"{key}: its tests fail without any mutant (pytest exit {cmap['exit']})")
@@ -512,10 +521,10 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="print the last results without running")
     parser.add_argument("--limit", type=int, help="only the first N mutants (a smoke test of the script)")
     parser.add_argument("--hand", action="store_true", help="run the hand-made mutants of mutation_hand.toml")
-    parser.add_argument("--_map", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--_map", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args._map:
-        coverage_map(args._map[0], Path(args._map[1]))
+        coverage_map(args._map.split(","))
         return
     keys = args.modules or list(TARGETS)
     unknown = [k for k in keys if k not in TARGETS]
@@ -533,6 +542,7 @@ def main() -> None:
     preload()
     if args.hand:
         raise SystemExit(1 if run_hand() else 0)
+    map_coverage(keys)
     reports = [run_module(k, limit=args.limit) for k in keys]
     print_report(reports)
 
