@@ -67,6 +67,7 @@ class Target:
 
 
 _ACCOUNT_HTTP = (
+    "tests/security/test_guard_sessions.py",
     "tests/server/test_security_guards.py",
     "tests/server/test_server_accounts.py",
     "tests/server/test_server_apikeys.py",
@@ -132,7 +133,11 @@ TARGETS: dict[str, Target] = {
     "progression.xp": Target("progression/xp.py", _PROGRESSION),
     "storage.accounts_sql": Target(
         "storage/accounts_sql.py",
-        ("tests/server/test_security_guards.py", "tests/storage/test_storage_accounts.py"),
+        (
+            "tests/security/test_guard_storage.py",
+            "tests/security/test_guard_sessions.py",
+            "tests/storage/test_storage_accounts.py",
+        ),
     ),
 }
 

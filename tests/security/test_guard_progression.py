@@ -6,9 +6,12 @@ stored card or published commitment fail to match. The known answers below pin t
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import random
+
+import pytest
 
 from opolyx.progression import draw_card, drop_nonce, game_xp, load_progression, seed_commitment
 from opolyx.progression.drops import CardDrop, drop_levels_between, is_drop_level, rarity_weights
@@ -78,3 +81,13 @@ def test_a_game_pays_xp_from_round_ten_exactly() -> None:
         "total": 125,
     }
     assert paid[1].total == 60  # second place, out: no survival bonus
+
+
+def test_the_rules_record_is_shared_and_cannot_be_changed_by_a_caller() -> None:
+    """``load_progression`` is cached: one caller changing a number would change it for every game."""
+    rules = load_progression()
+    assert load_progression() is rules
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.min_round = 1  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.farming.daily_xp_cap = 10**9  # type: ignore[misc]

@@ -1,0 +1,90 @@
+"""Sessions and API keys checked without a server (issue 46): which token names whom, and which names
+nobody. Each case is a token an attacker could present."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from opolyx.server.accounts import apikeys, sessions
+from opolyx.server.accounts.identity import SessionSigner, request_token
+from opolyx.storage import SqlStore, Store
+from opolyx.storage.testing import TestDatabase
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def store(database: TestDatabase) -> AsyncIterator[Store]:
+    s = await SqlStore.open(database.url, schema=database.schema)
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+def test_the_hashes_are_full_sha256_hex() -> None:
+    assert sessions.token_hash("abc") == hashlib.sha256(b"abc").hexdigest()
+    assert apikeys.key_digest("opx_abc") == hashlib.sha256(b"opx_abc").hexdigest()
+    assert len(sessions.token_hash("")) == len(apikeys.key_digest("")) == 64
+
+
+def test_only_keys_with_the_prefix_are_keys() -> None:
+    assert apikeys.is_api_key("opx_x") and apikeys.KEY_PREFIX == "opx_"
+    assert not apikeys.is_api_key(None) and not apikeys.is_api_key("") and not apikeys.is_api_key("xopx_")
+
+
+def test_the_bearer_header_wins_over_the_cookie() -> None:
+    cookies = {"opolyx_session": "from-cookie"}
+    assert request_token(cookies, {"authorization": "Bearer  from-header "}, "opolyx_session") == "from-header"
+    assert request_token(cookies, {"authorization": "bearer x"}, "opolyx_session") == "x"
+    assert request_token(cookies, {"authorization": "Bearer "}, "opolyx_session") == "from-cookie"
+    assert request_token(cookies, {"authorization": "Basic abc"}, "opolyx_session") == "from-cookie"
+    assert request_token({}, {}, "opolyx_session") is None
+    assert request_token({"opolyx_session": ""}, {}, "opolyx_session") is None
+
+
+async def test_a_session_token_names_its_person_until_revoked_or_expired(store: Store) -> None:
+    signer = SessionSigner("secret", 3600)
+    await store.create_user("u", "U", "en")
+    token, record = await sessions.open_session(store, signer, "u", user_agent="ua")
+    assert record.user_id == "u" and record.user_agent == "ua"
+    lifetime = record.expires_at - datetime.now(UTC)
+    assert timedelta(seconds=3590) < lifetime <= timedelta(seconds=3600)
+    found = await sessions.resolve(store, signer, token)
+    assert found is not None and found[0].id == "u" and found[1].id == record.id
+    user = await apikeys.authenticate(store, signer, token)
+    assert user is not None and user.id == "u" and not user.agent
+    # Forged: signed with another secret, or not signed at all, or nothing.
+    for bad in (SessionSigner("other", 3600).sign("x" * 43), "x" * 43, "", None):
+        assert await sessions.resolve(store, signer, bad) is None
+        assert await apikeys.authenticate(store, signer, bad) is None
+    # A validly signed secret with no session record behind it.
+    assert await sessions.resolve(store, signer, signer.sign("made-up")) is None
+    await store.revoke_sessions("u", only=record.id)
+    assert await sessions.resolve(store, signer, token) is None
+    assert await apikeys.authenticate(store, signer, token) is None
+
+
+async def test_a_session_of_a_deleted_account_names_nobody(store: Store) -> None:
+    signer = SessionSigner("secret", 3600)
+    await store.create_user("u", "U", "en")
+    token, _ = await sessions.open_session(store, signer, "u", user_agent=None)
+    await store.delete_account("u")
+    assert await sessions.resolve(store, signer, token) is None
+
+
+async def test_a_key_names_its_owner_as_an_agent_until_revoked(store: Store) -> None:
+    signer = SessionSigner("secret", 3600)
+    await store.create_user("u", "U", "en")
+    await store.create_api_key("k1", "u", "bot", apikeys.key_digest("opx_secret"))
+    user = await apikeys.authenticate(store, signer, "opx_secret")
+    assert user is not None and user.id == "u" and user.agent
+    assert await apikeys.authenticate(store, signer, "opx_guess") is None
+    # A key is never read as a session token, nor a session token's look-alike as a key.
+    assert await sessions.resolve(store, signer, "opx_secret") is None
+    assert await store.revoke_api_key("u", "k1")
+    assert await apikeys.authenticate(store, signer, "opx_secret") is None
