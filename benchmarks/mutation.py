@@ -36,6 +36,7 @@ import argparse
 import ast
 import contextlib
 import difflib
+import fcntl
 import json
 import os
 import signal
@@ -544,6 +545,12 @@ def main() -> None:
         return
     if subprocess.run(["git", "diff", "--quiet", "--", "src"], cwd=ROOT, capture_output=True).returncode == 1:
         raise SystemExit("src/ has uncommitted changes: commit or stash them first (mutants are written over it)")
+    STATE.mkdir(parents=True, exist_ok=True)
+    lock = (STATE / "lock").open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit("another mutation run is going on in this tree: two would see each other's mutants") from None
     preload()
     if args.hand:
         raise SystemExit(1 if run_hand() else 0)
