@@ -45,6 +45,7 @@ def test_another_sites_page_is_refused_and_our_own_allowed() -> None:
     assert not origin_allowed(scope(host="play.example.org", origin="file://play.example.org"), NONE)
     assert not origin_allowed(scope(host="play.example.org", origin="https://"), NONE)
     assert not origin_allowed(scope(origin="https://play.example.org"), NONE), "no Host: nothing to compare"
+    assert not origin_allowed(scope(origin="https://"), NONE), "an empty origin never matches an empty host"
 
 
 def test_default_ports_match_and_other_ports_do_not() -> None:
@@ -119,9 +120,9 @@ def _csp_hash(body: bytes) -> str:
 
 def test_the_csp_allows_our_scripts_only(tmp_path: Path) -> None:
     page = tmp_path / "index.html"
-    page.write_bytes(b'<script type="importmap">{"a": 1}</script><script src="/x.js"></script><SCRIPT>b()</SCRIPT>')
+    page.write_bytes(b'<script type="importmap">{\n"a": 1\n}</script><script src="/x.js"></script><SCRIPT>b()</SCRIPT>')
     hashes = inline_script_hashes(page)
-    assert hashes == [_csp_hash(b'{"a": 1}'), _csp_hash(b"b()")]
+    assert hashes == [_csp_hash(b'{\n"a": 1\n}'), _csp_hash(b"b()")]  # across lines, any case
     assert inline_script_hashes(tmp_path / "missing.html") == []
     csp = content_security_policy(hashes)
     assert f"script-src 'self' {hashes[0]} {hashes[1]};" in csp
@@ -248,17 +249,18 @@ def test_a_token_is_taken_from_every_bucket_or_from_none() -> None:
     assert asyncio.run(lim.take("x", "user:b"))
 
 
-def test_idle_buckets_are_pruned_only_when_many_and_only_when_full_again() -> None:
+def test_idle_buckets_are_pruned_past_fifty_thousand_and_ten_idle_minutes() -> None:
     clock = Clock()
     lim = RateLimiter({"x": Rule(1, 1.0)}, now=clock)
-    for i in range(50_000):
-        lim.allow("x", f"user:{i}")
-    clock.t += 600
-    lim.allow("x", "user:fresh")  # 50_001 buckets, none idle for more than 600 s
-    assert len(lim._buckets) == 50_001
-    clock.t += 0.5
-    lim.allow("x", "user:other")
-    assert set(lim._buckets) == {("x", "user:fresh"), ("x", "user:other")}
+    for i in range(49_999):
+        lim.allow("x", f"user:old{i}")
+    clock.t += 1
+    lim.allow("x", "user:mid")
+    clock.t += 600  # the old ones idle 601 s, mid exactly 600 s
+    lim.allow("x", "user:old0")  # 50_000 buckets: not more than the limit, nothing pruned
+    assert len(lim._buckets) == 50_000
+    lim.allow("x", "user:new")  # 50_001: buckets idle for more than 600 s go
+    assert set(lim._buckets) == {("x", "user:old0"), ("x", "user:mid"), ("x", "user:new")}
 
 
 class _FakeRedis:
