@@ -4,13 +4,17 @@ nobody. Each case is a token an attacker could present."""
 from __future__ import annotations
 
 import hashlib
+import stat
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
+from itsdangerous import URLSafeTimedSerializer
 
+from opolyx.server import Settings
 from opolyx.server.accounts import apikeys, sessions
-from opolyx.server.accounts.identity import SessionSigner, request_token
+from opolyx.server.accounts.identity import SessionSigner, new_user_id, request_token, resolve_secret
 from opolyx.storage import SqlStore, Store
 from opolyx.storage.testing import TestDatabase
 
@@ -88,3 +92,48 @@ async def test_a_key_names_its_owner_as_an_agent_until_revoked(store: Store) -> 
     assert await sessions.resolve(store, signer, "opx_secret") is None
     assert await store.revoke_api_key("u", "k1")
     assert await apikeys.authenticate(store, signer, "opx_secret") is None
+
+
+# --- identity: the server's secret and the signatures made with it ----------------------------------------
+
+
+def test_the_secret_is_configured_or_made_once_and_kept_private(tmp_path: Path) -> None:
+    assert resolve_secret(Settings(secret_key="configured", data_dir=str(tmp_path))) == "configured"
+    assert not (tmp_path / "secret_key").exists()
+    settings = Settings(secret_key="", data_dir=str(tmp_path / "data"))
+    made = resolve_secret(settings)
+    path = tmp_path / "data" / "secret_key"
+    assert len(made) >= 64 and path.read_text() == made
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600, "only the server may read it"
+    assert resolve_secret(settings) == made, "a restart keeps everyone signed in"
+    path.write_text("  kept  \n")
+    assert resolve_secret(settings) == "kept"
+
+
+def test_a_signature_expires_and_binds_its_secret() -> None:
+    token = SessionSigner("s", 100).sign("secret-value")
+    assert SessionSigner("s", 100).verify(token) == "secret-value"
+    assert SessionSigner("s", -1).verify(token) is None, "older than max_age"
+    assert SessionSigner("t", 100).verify(token) is None
+    assert SessionSigner("s", 100).verify(token[:-2]) is None
+    assert SessionSigner("s", 100).verify(None) is None and SessionSigner("s", 100).verify("") is None
+    not_text = URLSafeTimedSerializer("s", salt="opolyx-session").dumps(12345)
+    assert SessionSigner("s", 100).verify(not_text) is None
+
+
+def test_the_sign_in_requests_cookie_cannot_be_forged() -> None:
+    signer = SessionSigner("s", 100)
+    cookie = signer.sign_links(["d1", "d2"])
+    assert signer.signed_links(cookie, 100) == ["d1", "d2"]
+    assert signer.signed_links(cookie, -1) == [], "too old"
+    assert SessionSigner("t", 100).signed_links(cookie, 100) == []
+    assert signer.signed_links(None, 100) == [] and signer.signed_links("", 100) == []
+    assert signer.signed_links(signer.sign("d1"), 100) == [], "a session signature is not a links cookie"
+    links = URLSafeTimedSerializer("s", salt="opolyx-signin-requests")
+    assert signer.signed_links(links.dumps("d1"), 100) == [], "not a list"
+    assert signer.signed_links(links.dumps(["d1", 5, None]), 100) == ["d1"]
+
+
+def test_user_ids_are_128_random_bits() -> None:
+    ids = {new_user_id() for _ in range(50)}
+    assert len(ids) == 50 and all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
