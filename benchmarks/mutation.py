@@ -123,7 +123,11 @@ TARGETS: dict[str, Target] = {
     ),
     "play.seat_perks": Target(
         "server/play/seat_perks.py",
-        ("tests/server/test_server_progression.py", "tests/server/test_server_farming.py"),
+        (
+            "tests/security/test_guard_storage.py",
+            "tests/server/test_server_progression.py",
+            "tests/server/test_server_farming.py",
+        ),
     ),
     "progression.booking": Target("progression/booking.py", _PROGRESSION),
     "progression.credits": Target("progression/credits.py", _PROGRESSION),
