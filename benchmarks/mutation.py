@@ -75,6 +75,7 @@ _ACCOUNT_HTTP = (
     "tests/server/test_security_signin.py",
     "tests/server/test_security_keys.py",
     "tests/server/test_security_findings.py",
+    "tests/server/test_server_progression.py",
 )
 _PROGRESSION = (
     "tests/security/test_guard_progression.py",
@@ -96,7 +97,7 @@ TARGETS: dict[str, Target] = {
     "accounts.identity": Target("server/accounts/identity.py", _ACCOUNT_HTTP),
     "accounts.session_routes": Target("server/accounts/session_routes.py", _ACCOUNT_HTTP),
     "accounts.apikey_routes": Target("server/accounts/apikey_routes.py", _ACCOUNT_HTTP),
-    "accounts.routes": Target("server/accounts/routes.py", (*_ACCOUNT_HTTP, "tests/server/test_server_progression.py")),
+    "accounts.routes": Target("server/accounts/routes.py", _ACCOUNT_HTTP),
     "http.guard": Target(
         "server/http/guard.py",
         (
