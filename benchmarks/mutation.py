@@ -389,7 +389,9 @@ def run_forked(args: list[str], timeout: float) -> tuple[str, str]:
     return ("survived" if code == 0 else "killed" if code in (1, 2, 3) or code < 0 else "error"), output
 
 
-def run_module(key: str, *, limit: int | None = None) -> dict[str, Any]:
+def run_module(key: str, *, limit: int | None = None, again: bool = False) -> dict[str, Any]:
+    """Every mutant of the module against its tests; with ``again``, only those that did not die in the
+    last run (the others keep their result, if their source line is unchanged)."""
     import cosmic_ray.plugins
     from cosmic_ray.mutating import use_mutation
 
@@ -406,6 +408,12 @@ def run_module(key: str, *, limit: int | None = None) -> dict[str, Any]:
     first = statement_line(path.read_text())
     allow = load_equivalent()
     results: list[dict[str, Any]] = []
+    before_rows: dict[tuple[str, int, str], dict[str, Any]] = {}
+    last = STATE / f"{key}.json"
+    if again and last.exists():
+        for r in json.loads(last.read_text())["mutants"]:
+            if r["outcome"] in ("killed", "incompetent", "skipped"):
+                before_rows[(r["operator"], r["occurrence"], r["text"])] = r
     todo = mutants(key)[:limit] if limit else mutants(key)
     try:
         for n, m in enumerate(todo, 1):
@@ -417,7 +425,10 @@ def run_module(key: str, *, limit: int | None = None) -> dict[str, Any]:
             }
             reason = equivalent_reason(m, allow)
             tests = tests_for(m, cmap, first)
-            if reason is not None:
+            kept = before_rows.get((m.operator, m.occurrence, m.text))
+            if reason is None and kept is not None:
+                row = kept
+            elif reason is not None:
                 row.update(outcome="equivalent", reason=reason)
             elif tests == []:
                 row.update(outcome="survived", why="no test executes this line")
@@ -531,6 +542,9 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="list the modules and their mutant counts")
     parser.add_argument("--report", action="store_true", help="print the last results without running")
     parser.add_argument("--limit", type=int, help="only the first N mutants (a smoke test of the script)")
+    parser.add_argument(
+        "--survivors", action="store_true", help="run again only what survived last time (after new tests)"
+    )
     parser.add_argument("--hand", action="store_true", help="run the hand-made mutants of mutation_hand.toml")
     parser.add_argument("--_map", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -560,7 +574,7 @@ def main() -> None:
     if args.hand:
         raise SystemExit(1 if run_hand() else 0)
     map_coverage(keys)
-    reports = [run_module(k, limit=args.limit) for k in keys]
+    reports = [run_module(k, limit=args.limit, again=args.survivors) for k in keys]
     print_report(reports)
 
 
