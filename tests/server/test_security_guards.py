@@ -299,3 +299,63 @@ def test_deleting_an_account_that_sits_in_a_game_is_refused(guests: Callable[[st
     assert ann.post(f"/api/rooms/{room}/leave").status_code == 200
     assert ann.http.delete("/api/account").status_code == 204
     assert httpx.get(ann.base + "/api/session", headers=bearer(ann.token)).status_code == 401
+
+
+# --- sign-in links ---------------------------------------------------------------------------------------------
+
+
+def test_only_the_last_five_links_a_browser_asked_for_count_as_asked_here(
+    mail_server: ThreadServer, sink: MailSink
+) -> None:
+    """A browser without a session is known by the signed cookie naming the links it asked for, which keeps
+    five: an older link opened there is treated like a stranger's (asked to confirm)."""
+    with httpx.Client(base_url=mail_server.base, timeout=30) as browser:
+        for _ in range(6):
+            assert browser.post("/api/auth/link", json={"email": "five@example.org"}).status_code == 202
+        _, oldest = sink.link("five@example.org", 1)
+        _, second = sink.link("five@example.org", 2)
+        r = browser.post("/api/auth/verify", json={"token": oldest})
+        assert (r.status_code, r.json()["code"]) == (409, "confirm_sign_in")
+        r = browser.post("/api/auth/verify", json={"token": second})
+        assert r.status_code == 200, r.text
+    with httpx.Client(base_url=mail_server.base, timeout=30) as stranger:
+        _, third = sink.link("five@example.org", 3)
+        r = stranger.post("/api/auth/verify", json={"token": third})
+        assert (r.status_code, r.json()["code"]) == (409, "confirm_sign_in"), "another browser did not ask"
+
+
+def test_peeking_at_an_unknown_link_tells_nothing(guests: Callable[[str], Person]) -> None:
+    r = guests("Eve").post("/api/auth/peek", {"token": "x" * 43})
+    assert (r.status_code, r.json()["code"]) == (400, "link_invalid")
+
+
+def test_a_link_that_cannot_be_mailed_is_an_error_not_a_silent_success(
+    start_server: Callable[..., ThreadServer],
+) -> None:
+    from live_server import free_port
+
+    srv = start_server(smtp_host="127.0.0.1", smtp_port=free_port(), smtp_security="none")
+    ann = Person(srv.base, "Ann")
+    try:
+        r = ann.post("/api/auth/link", {"email": "ann@example.org"})
+        assert (r.status_code, r.json()["code"]) == (503, "mail_unavailable")
+    finally:
+        ann.close()
+
+
+def test_the_leaderboard_limit_is_bounded(people: Callable[[str], Person]) -> None:
+    ann = people("Ann")
+    for limit in (0, 101, -1):
+        assert ann.http.get("/api/leaderboard", params={"limit": limit}).status_code == 422, limit
+    for limit in (1, 100):
+        assert ann.http.get("/api/leaderboard", params={"limit": limit}).status_code == 200, limit
+
+
+def test_the_week_starts_on_monday_at_midnight_utc() -> None:
+    from opolyx.server.accounts.routes import week_start
+
+    wednesday = datetime(2026, 12, 2, 15, 30, 12, 5, tzinfo=UTC)
+    assert week_start(wednesday) == datetime(2026, 11, 30, tzinfo=UTC)
+    monday = datetime(2026, 11, 30, tzinfo=UTC)
+    assert week_start(monday) == monday
+    assert week_start(datetime(2026, 12, 6, 23, 59, tzinfo=UTC)) == monday
