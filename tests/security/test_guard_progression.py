@@ -91,3 +91,56 @@ def test_the_rules_record_is_shared_and_cannot_be_changed_by_a_caller() -> None:
         rules.min_round = 1  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.farming.daily_xp_cap = 10**9  # type: ignore[misc]
+
+
+# --- levels, ranks, VIP and the daily cap at their boundaries ---------------------------------------------
+
+
+def test_levels_ranks_and_vip_at_their_boundaries() -> None:
+    from opolyx.progression import is_vip, level_for, rank_for, xp_for_level
+
+    assert [xp_for_level(n) for n in (1, 2, 3, 10)] == [0, 100, 300, 4500]
+    assert [level_for(x) for x in (0, 99, 100, 299, 300, 4499, 4500)] == [1, 1, 2, 2, 3, 9, 10]
+    assert level_for(xp_for_level(50)) == 50 and level_for(10**9) == 50, "capped at 50"
+    assert [rank_for(lv) for lv in (1, 4, 5, 9, 10, 49, 50)] == [
+        "novice", "novice", "apprentice", "apprentice", "trader", "mogul", "legend"
+    ]  # fmt: skip
+    assert is_vip(10, account=True) and not is_vip(9, account=True)
+    assert not is_vip(50, account=False), "a guest is never VIP"
+
+
+def test_the_daily_cap_cuts_then_refuses_and_a_refused_seat_wins_nothing() -> None:
+    from datetime import UTC, datetime
+
+    from opolyx.progression import Credit, Standing
+
+    cap = load_progression().farming.daily_xp_cap
+    assert cap == 1500
+    fresh = Standing(xp=0, level=1, wins=0, drop_seed=SEED)
+    win = Credit(0, "u", 200, {"total": 200}, True)
+    cut = win.book(Standing(0, 1, 0, SEED, xp_today=cap - 150))
+    assert (cut.xp, cut.refused, cut.parts["capped_from"], cut.totals.wins) == (150, None, 200, 1)
+    exact = win.book(Standing(0, 1, 0, SEED, xp_today=cap - 200))
+    assert (exact.xp, exact.refused, "capped_from" in exact.parts) == (200, None, False)
+    for today in (cap, cap + 50):
+        full = win.book(Standing(0, 1, 0, SEED, xp_today=today))
+        assert (full.xp, full.refused, full.totals.wins, full.totals.xp) == (0, "daily_cap", 0, 0), today
+    refused = Credit(0, "u", 200, {"total": 200}, True, "short_game").book(fresh)
+    assert (refused.xp, refused.refused, refused.totals.wins) == (0, "short_game", 0)
+    nothing = Credit(0, "u", 0, {"total": 0}, True).book(Standing(0, 1, 0, SEED, xp_today=cap))
+    assert (nothing.xp, nothing.refused, nothing.totals.wins) == (0, None, 1), "a paid seat with 0 XP still won"
+    assert Credit.cap_since(datetime(2026, 12, 4, 23, 59, 1, 7, tzinfo=UTC)) == datetime(2026, 12, 4, tzinfo=UTC)
+
+
+def test_levels_never_go_down_and_every_drop_level_passed_draws_a_card() -> None:
+    from opolyx.progression import Standing
+    from opolyx.progression.booking import merged, promoted
+
+    high = promoted(Standing(xp=0, level=5, wins=2, drop_seed=SEED), 100, 1)
+    assert (high.xp, high.level, high.wins, high.drops) == (100, 5, 3, ()) and not high.seed_spent
+    up = promoted(Standing(xp=0, level=1, wins=0, drop_seed=SEED), 4500, 0)
+    assert up.level == 10 and up.seed_spent
+    assert up.drops == tuple(draw_card(SEED, lv) for lv in (3, 5, 7, 10))
+    assert merged(Standing(xp=100, level=2, wins=1, drop_seed=SEED), 200, 2) == promoted(
+        Standing(xp=100, level=2, wins=1, drop_seed=SEED), 200, 2
+    )
