@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -148,8 +149,8 @@ def _call(app: GuardMiddleware, s: dict[str, Any]) -> list[dict[str, Any]]:
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": b""}
 
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
 
     asyncio.run(app(s, receive, send))
     return sent

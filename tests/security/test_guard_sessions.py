@@ -98,9 +98,9 @@ async def test_a_key_names_its_owner_as_an_agent_until_revoked(store: Store) -> 
 
 
 def test_the_secret_is_configured_or_made_once_and_kept_private(tmp_path: Path) -> None:
-    assert resolve_secret(Settings(secret_key="configured", data_dir=str(tmp_path))) == "configured"
+    assert resolve_secret(Settings(secret_key="configured", data_dir=tmp_path)) == "configured"
     assert not (tmp_path / "secret_key").exists()
-    settings = Settings(secret_key="", data_dir=str(tmp_path / "data"))
+    settings = Settings(secret_key="", data_dir=tmp_path / "data")
     made = resolve_secret(settings)
     path = tmp_path / "data" / "secret_key"
     assert len(made) >= 64 and path.read_text() == made
