@@ -302,7 +302,13 @@ def map_coverage(keys: list[str]) -> None:
     for k in keys:
         groups.setdefault(TARGETS[k].tests, []).append(k)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    for group in groups.values():
+    for tests, group in groups.items():
+        made = [STATE / f"{k}.coverage.json" for k in group]
+        inputs = [ROOT / t for t in tests] + [ROOT / SRC / TARGETS[k].path for k in group]
+        if all(f.exists() for f in made) and min(f.stat().st_mtime for f in made) > max(
+            f.stat().st_mtime for f in inputs
+        ):
+            continue  # neither the tests nor the modules changed since
         print(f"  coverage of {', '.join(group)} by their tests...", file=sys.stderr)
         subprocess.run(
             [sys.executable, __file__, "--_map", ",".join(group)],
@@ -333,11 +339,32 @@ def statement_line(source: str) -> dict[int, int]:
     return first
 
 
-def tests_for(m: Mutant, cmap: dict[str, Any], first: dict[int, int]) -> list[str] | None:
+def function_headers(source: str) -> dict[int, tuple[int, int]]:
+    """Each line of a function's header (decorators, signature) -> the lines of its body. A mutant there
+    (a decorator removed, a default or a ``*`` changed) acts when the function is called, so the tests
+    that run the body are the ones to run, not every test that imports the module."""
+    headers: dict[int, tuple[int, int]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            body = (node.body[0].lineno, node.end_lineno or node.body[0].lineno)
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            for ln in range(start, node.body[0].lineno):
+                headers[ln] = body
+    return headers
+
+
+def tests_for(
+    m: Mutant, cmap: dict[str, Any], first: dict[int, int], headers: dict[int, tuple[int, int]]
+) -> list[str] | None:
     """The tests to run against a mutant: [] when none executes its line, None for "all of them"."""
+    chosen: set[str] = set()
+    if m.line in headers:
+        lo, hi = headers[m.line]
+        for ln in range(lo, hi + 1):
+            chosen |= {c for c in cmap["lines"].get(str(ln), ()) if c}
+        return sorted(chosen)
     lines = {first.get(ln, ln) for ln in range(m.line, m.end_line + 1)}
     statements = set(cmap["statements"])
-    chosen: set[str] = set()
     for ln in lines:
         contexts = cmap["lines"].get(str(ln))
         if contexts is None:
@@ -435,6 +462,7 @@ def run_module(key: str, *, limit: int | None = None, again: bool = False) -> di
     if cmap["exit"] != 0:
         raise SystemExit(f"{key}: its tests fail without any mutant (pytest exit {cmap['exit']})")
     first = statement_line(path.read_text())
+    headers = function_headers(path.read_text())
     allow = load_equivalent()
     results: list[dict[str, Any]] = []
     before_rows: dict[tuple[str, int, str], dict[str, Any]] = {}
@@ -453,7 +481,7 @@ def run_module(key: str, *, limit: int | None = None, again: bool = False) -> di
                 "text": m.text,
             }
             reason = equivalent_reason(m, allow)
-            tests = tests_for(m, cmap, first)
+            tests = tests_for(m, cmap, first, headers)
             kept = before_rows.get((m.operator, m.occurrence, m.text))
             if reason is None and kept is not None:
                 row = kept
