@@ -252,9 +252,26 @@ def load_equivalent() -> list[dict[str, str]]:
     return list(tomllib.loads(EQUIVALENT_FILE.read_text()).get("equivalent", []))
 
 
+def mutated_line(m: Mutant) -> str:
+    """The mutant's first changed line, stripped (how an allow-list entry tells apart two mutants of one
+    operator on one line)."""
+    import cosmic_ray.plugins
+    from cosmic_ray.mutating import mutate_code
+
+    source = (ROOT / SRC / TARGETS[m.key].path).read_text()
+    code = mutate_code(source, cosmic_ray.plugins.get_operator(m.operator)(), m.occurrence)
+    if code is None:
+        return ""
+    changed = _changed_lines(source, code)
+    return changed[1][1:].strip() if len(changed) > 1 else ""
+
+
 def equivalent_reason(m: Mutant, allow: list[dict[str, str]]) -> str | None:
+    """The allow-list's reason for this mutant: same module, operator (a prefix) and source line, and
+    when the entry gives ``mutated``, the same line after the change."""
     for entry in allow:
-        if entry["module"] == m.key and m.operator.startswith(entry["operator"]) and entry["line"] == m.text:
+        same = entry["module"] == m.key and m.operator.startswith(entry["operator"]) and entry["line"] == m.text
+        if same and ("mutated" not in entry or entry["mutated"] == mutated_line(m)):
             return entry["reason"]
     return None
 
@@ -556,8 +573,9 @@ def stages(tests: list[str], order: tuple[str, ...]) -> list[list[str]]:
 
 
 def _changed_lines(before: str, after: str) -> list[str]:
+    """The removed and added lines ("-..." then "+..."), stripped after their sign."""
     diff = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
-    return [ln.strip() for ln in diff if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
+    return [ln[0] + ln[1:].strip() for ln in diff if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
 
 
 def _first_failure(output: str) -> str:
