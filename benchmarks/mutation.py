@@ -377,8 +377,13 @@ def tests_for(
     chosen: set[str] = set()
     if m.line in headers:
         lo, hi = headers[m.line]
+        ran = False
         for ln in range(lo, hi + 1):
-            chosen |= {c for c in cmap["lines"].get(str(ln), ()) if c}
+            contexts = cmap["lines"].get(str(ln), ())
+            ran = ran or bool(contexts)
+            chosen |= {c for c in contexts if c}
+        if ran and not chosen:
+            return None  # the body ran during collection only (a cached function): all the tests
         return sorted(chosen)
     lines = {first.get(ln, ln) for ln in range(m.line, m.end_line + 1)}
     statements = set(cmap["statements"])
@@ -420,12 +425,35 @@ PRELOAD = (
 )
 
 
-def preload() -> None:
+# The project's own modules below a target in the layer order (benchmarks/layout.py keeps imports from
+# pointing up), so they never hold a reference to it: safe to import once in the parent too.
+PRELOAD_BELOW = {
+    "server": (
+        "opolyx.jsontypes", "opolyx.engine", "opolyx.rules", "opolyx.bots", "opolyx.fairness",
+        "opolyx.progression", "opolyx.storage", "opolyx.storage.testing", "opolyx.protocol.models",
+    ),
+    "storage": ("opolyx.jsontypes", "opolyx.engine", "opolyx.rules", "opolyx.progression"),
+    "progression": ("opolyx.jsontypes", "opolyx.engine", "opolyx.rules"),
+    "fairness.py": ("opolyx.jsontypes", "opolyx.engine", "opolyx.rules"),
+}  # fmt: skip
+
+
+def preload(keys: list[str]) -> None:
+    """Import once what every fork would import the same: third-party libraries, and the project's modules
+    below every target of this run (never a target, nor anything importing one)."""
     import importlib
 
     for name in PRELOAD:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+    layers = [PRELOAD_BELOW.get(TARGETS[k].path.split("/")[0], ()) for k in keys]
+    common = set(layers[0]).intersection(*layers[1:]) if layers else set()
+    for name in sorted(common):
+        importlib.import_module(name)
+    for k in keys:
+        target = "opolyx." + TARGETS[k].path.removesuffix(".py").replace("/", ".")
+        if target in sys.modules:
+            raise SystemExit(f"{target} was imported by the preload: a fork would not see its mutant")
 
 
 def run_forked(args: list[str], timeout: float) -> tuple[str, str]:
@@ -513,7 +541,12 @@ def run_module(key: str, *, limit: int | None = None, again: bool = False) -> di
                         row.update(outcome="skipped", why="the operator made no change here")
                     else:
                         outcome, output = "survived", ""
-                        for stage in stages(tests or list(target.tests), target.tests):
+                        plan = stages(tests or list(target.tests), target.tests)
+                        if tests and m.operator == "core/RemoveDecorator":
+                            # A decorator acts beyond its body's callers (a cache serves the next test):
+                            # when those tests miss it, all of them run.
+                            plan.append(list(target.tests))
+                        for stage in plan:
                             outcome, output = run_forked([*PYTEST[3:], *stage], TIMEOUT)
                             if outcome != "survived":
                                 break
@@ -525,18 +558,12 @@ def run_module(key: str, *, limit: int | None = None, again: bool = False) -> di
                             row["why"] = output[-600:]
             results.append(row)
             print(f"  {key} {n}/{len(todo)} {row['outcome']:<10} :{m.line} {m.operator}", file=sys.stderr)
+            if n % 10 == 0:  # an interrupted run resumes with --survivors
+                _save(key, target, started, results)
     finally:
         if path.read_bytes() != original:  # Ctrl-C between the write and the restore
             path.write_bytes(original)
-    report = {
-        "module": key,
-        "path": SRC + target.path,
-        "seconds": round(time.monotonic() - started),
-        "mutants": results,
-    }
-    STATE.mkdir(parents=True, exist_ok=True)
-    (STATE / f"{key}.json").write_text(json.dumps(report, indent=1))
-    return report
+    return _save(key, target, started, results)
 
 
 def run_hand() -> int:
@@ -562,6 +589,18 @@ def run_hand() -> int:
     return alive
 
 
+def _save(key: str, target: Target, started: float, results: list[dict[str, Any]]) -> dict[str, Any]:
+    report = {
+        "module": key,
+        "path": SRC + target.path,
+        "seconds": round(time.monotonic() - started),
+        "mutants": results,
+    }
+    STATE.mkdir(parents=True, exist_ok=True)
+    (STATE / f"{key}.json").write_text(json.dumps(report, indent=1))
+    return report
+
+
 def stages(tests: list[str], order: tuple[str, ...]) -> list[list[str]]:
     """The tests grouped by file, in the order of TARGETS (fast files first): a mutant's run stops at
     the first group that kills it, so a slow server test file runs only for mutants the fast ones miss."""
@@ -575,7 +614,7 @@ def stages(tests: list[str], order: tuple[str, ...]) -> list[list[str]]:
 def _changed_lines(before: str, after: str) -> list[str]:
     """The removed and added lines ("-..." then "+..."), stripped after their sign."""
     diff = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
-    return [ln[0] + ln[1:].strip() for ln in diff if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
+    return [ln[0] + ln[1:].strip() for ln in diff if ln[:1] in "+-" and ln[:3] not in ("+++", "---") and ln[1:].strip()]
 
 
 def _first_failure(output: str) -> str:
@@ -645,7 +684,7 @@ def main() -> None:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         raise SystemExit("another mutation run is going on in this tree: two would see each other's mutants") from None
-    preload()
+    preload([] if args.hand else keys)
     if args.hand:
         raise SystemExit(1 if run_hand() else 0)
     map_coverage(keys)
