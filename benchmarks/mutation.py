@@ -14,7 +14,8 @@ What this script adds to Cosmic Ray is orchestration, so a run takes minutes rat
   without a run. A line executed only at import (a ``def``, a module constant) runs all the module's
   tests;
 - mutants inside type annotations are not made (under ``from __future__ import annotations`` they are
-  never evaluated, and where pydantic or FastAPI evaluate them any test fails at import);
+  never evaluated, and where pydantic or FastAPI evaluate them any test fails at import), nor of
+  ``if TYPE_CHECKING:`` (imports for annotations only);
 - ``mutation_equivalent.toml`` beside this file lists the *equivalent* mutants: changes that cannot alter
   behaviour (so no test can kill them), each with its reason. They are not run and count as neither
   killed nor survived.
@@ -240,8 +241,8 @@ def mutants(key: str) -> list[Mutant]:
         positions = (p for node in ast_nodes(module_ast) for p in operator.mutation_positions(node))
         for occurrence, (start, end) in enumerate(positions):
             # parso columns count characters like ast's (for this code base's ASCII sources)
-            if any(_inside(start, s) for s in notes):
-                continue
+            if any(_inside(start, s) for s in notes) or lines[start[0] - 1].strip() == "if TYPE_CHECKING:":
+                continue  # annotations, and imports made for them only
             found.append(Mutant(key, name, occurrence, start[0], start[1], end[0], lines[start[0] - 1].strip()))
     return found
 
