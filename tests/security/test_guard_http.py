@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import hashlib
 from collections.abc import MutableMapping
 from pathlib import Path
@@ -310,3 +311,35 @@ def test_open_sockets_are_capped_per_key() -> None:
     c.close(keys)
     c.close(keys)  # more closes than opens never goes negative
     assert c._open == {}
+
+
+def test_closing_one_socket_keeps_counting_the_others() -> None:
+    c = SocketCounter()
+    key = ("user:a",)
+    assert c.open(key, (2,)) is None and c.open(key, (2,)) is None
+    c.close(key)  # one of two closed: one is still open
+    assert c.open(key, (2,)) is None
+    assert c.open(key, (2,)) == "at most 2 open sockets per session; close some first"
+
+
+def test_keys_and_caps_must_pair_up() -> None:
+    with pytest.raises(ValueError):
+        SocketCounter().open(("user:a", "addr:1"), (2,))
+
+
+def test_a_rule_cannot_be_changed_once_made() -> None:
+    """Rules are shared by every request: a handler changing one would change everyone's limit."""
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Rule(1, 1.0).burst = 1000  # type: ignore[misc]
+
+
+def test_the_shared_limiter_gives_addresses_no_factor_unless_told(caplog: pytest.LogCaptureFixture) -> None:
+    redis = _FakeRedis(1)
+    assert asyncio.run(SharedRateLimiter({"x": Rule(2, 0.5)}, redis).take("x", "addr:1"))  # type: ignore[arg-type]
+    assert redis.calls[0][1][1:] == [2.0, 0.5]
+    # Redis trouble is logged with its traceback, for the operator to see why limits went local.
+    down = SharedRateLimiter({"x": Rule(1, 1.0)}, _FakeRedis(ConnectionError("down")))  # type: ignore[arg-type]
+    with caplog.at_level("WARNING"):
+        asyncio.run(down.take("x", "user:a"))
+    [record] = [r for r in caplog.records if "shared rate limit" in r.getMessage()]
+    assert record.exc_info is not None and isinstance(record.exc_info[1], ConnectionError)
