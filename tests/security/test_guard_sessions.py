@@ -56,6 +56,9 @@ async def test_a_session_token_names_its_person_until_revoked_or_expired(store: 
     await store.create_user("u", "U", "en")
     token, record = await sessions.open_session(store, signer, "u", user_agent="ua")
     assert record.user_id == "u" and record.user_agent == "ua"
+    secret = signer.verify(token)
+    assert secret is not None and len(secret) == 43, "32 random bytes, base64url"
+    assert len(record.id) == 16 and int(record.id, 16) >= 0, "8 random bytes, hex"
     lifetime = record.expires_at - datetime.now(UTC)
     assert timedelta(seconds=3590) < lifetime <= timedelta(seconds=3600)
     found = await sessions.resolve(store, signer, token)
