@@ -504,7 +504,8 @@ def run_module(key: str, *, limit: int | None = None, again: bool = False) -> di
     cmap_file = STATE / f"{key}.coverage.json"
     started = time.monotonic()
     os.environ["PYTHONPATH"] = str(ROOT / "src")
-    cmap = json.loads(cmap_file.read_text())
+    # Run again, survivors only: every test of the module for each (no coverage run; they are few).
+    cmap = {"exit": 0, "statements": [], "lines": {}} if again else json.loads(cmap_file.read_text())
     if cmap["exit"] != 0:
         raise SystemExit(f"{key}: its tests fail without any mutant (pytest exit {cmap['exit']})")
     first = statement_line(path.read_text())
@@ -527,7 +528,7 @@ def run_module(key: str, *, limit: int | None = None, again: bool = False) -> di
                 "text": m.text,
             }
             reason = equivalent_reason(m, allow)
-            tests = tests_for(m, cmap, first, headers)
+            tests = None if again else tests_for(m, cmap, first, headers)
             kept = before_rows.get((m.operator, m.occurrence, m.text))
             if reason is None and kept is not None:
                 row = kept
@@ -688,7 +689,8 @@ def main() -> None:
     preload([] if args.hand else keys)
     if args.hand:
         raise SystemExit(1 if run_hand() else 0)
-    map_coverage(keys)
+    if not args.survivors:
+        map_coverage(keys)
     reports = [run_module(k, limit=args.limit, again=args.survivors) for k in keys]
     print_report(reports)
 
