@@ -144,3 +144,11 @@ def test_levels_never_go_down_and_every_drop_level_passed_draws_a_card() -> None
     assert merged(Standing(xp=100, level=2, wins=1, drop_seed=SEED), 200, 2) == promoted(
         Standing(xp=100, level=2, wins=1, drop_seed=SEED), 200, 2
     )
+
+
+def test_placement_xp_for_each_place_and_none_outside_the_table() -> None:
+    placements = [{"seat": i, "place": i + 1, "out": True} for i in range(6)]
+    placements += [{"seat": 6, "place": 7, "out": True}, {"seat": 7, "place": 0, "out": True}]
+    paid = game_xp({"round": 12, "placements": placements}, _snapshot())
+    assert [paid[s].placement for s in range(8)] == [100, 60, 40, 25, 15, 10, 0, 0]
+    assert all(paid[s].survival == 0 for s in range(8)), "out: no survival XP"

@@ -107,6 +107,7 @@ def test_nobody_revokes_a_key_that_is_not_theirs(server: ThreadServer, people: C
     ann, eve = people("Ann"), people("Eve")
     key = ann.post("/api/keys", {"label": "mine"}).json()
     assert key["key"].startswith("opx_") and len(key["key"]) == 4 + 43, "the prefix and 32 random bytes"
+    assert len(key["id"]) == 16 and int(key["id"], 16) >= 0, "8 random bytes, hex"
     r = eve.http.delete(f"/api/keys/{key['id']}")
     assert (r.status_code, r.json()["code"]) == (404, "key_not_found")
     assert httpx.get(server.base + "/api/session", headers=bearer(key["key"])).json()["id"] == ann.id
