@@ -152,3 +152,15 @@ def test_placement_xp_for_each_place_and_none_outside_the_table() -> None:
     paid = game_xp({"round": 12, "placements": placements}, _snapshot())
     assert [paid[s].placement for s in range(8)] == [100, 60, 40, 25, 15, 10, 0, 0]
     assert all(paid[s].survival == 0 for s in range(8)), "out: no survival XP"
+
+
+def test_progression_records_are_frozen() -> None:
+    """Credits, bookings and drops are handed from the rules to the store: nobody on the way may edit one."""
+    from opolyx.progression import Credit, SeatFacts, Standing
+    from opolyx.progression.booking import Booking, Totals
+    from opolyx.progression.credits import Person
+    from opolyx.progression.table import Farming, ProgressionRules
+    from opolyx.progression.xp import XpParts
+
+    for cls in (XpParts, CardDrop, Standing, Totals, Booking, Credit, Person, SeatFacts, ProgressionRules, Farming):
+        assert cls.__dataclass_params__.frozen, cls  # type: ignore[attr-defined]

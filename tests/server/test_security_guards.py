@@ -361,3 +361,20 @@ def test_the_week_starts_on_monday_at_midnight_utc() -> None:
     monday = datetime(2026, 11, 30, tzinfo=UTC)
     assert week_start(monday) == monday
     assert week_start(datetime(2026, 12, 6, 23, 59, tzinfo=UTC)) == monday
+
+
+def test_the_documented_success_codes_are_the_ones_answered(server: ThreadServer) -> None:
+    """Clients generated from /openapi.json check these codes: a route documented as 205 but answering 204
+    breaks them."""
+    paths = httpx.get(server.base + "/openapi.json").json()["paths"]
+    expected = {
+        ("post", "/api/keys"): "201",
+        ("delete", "/api/keys/{key_id}"): "204",
+        ("delete", "/api/session"): "204",
+        ("delete", "/api/sessions/{session_id}"): "204",
+        ("delete", "/api/account"): "204",
+        ("post", "/api/auth/link"): "202",
+    }
+    for (method, path), code in expected.items():
+        documented = [c for c in paths[path][method]["responses"] if c.startswith("2")]
+        assert documented == [code], (method, path, documented)
