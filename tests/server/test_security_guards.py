@@ -378,3 +378,18 @@ def test_the_documented_success_codes_are_the_ones_answered(server: ThreadServer
     for (method, path), code in expected.items():
         documented = [c for c in paths[path][method]["responses"] if c.startswith("2")]
         assert documented == [code], (method, path, documented)
+
+
+def test_a_new_accounts_first_name_never_takes_a_bots_name(mail_server: ThreadServer, sink: MailSink) -> None:
+    """An account made by its link is named after its address, unless that would pass for a bot (or is no
+    valid name): then it is 'player'. Long names are cut to 24 characters."""
+    for address, name in (
+        ("bot7@example.org", "player"),
+        ("abcdefghijklmnopqrstuvwxyz0123@example.org", "abcdefghijklmnopqrstuvwx"),
+    ):
+        with httpx.Client(base_url=mail_server.base, timeout=30) as browser:
+            assert browser.post("/api/auth/link", json={"email": address}).status_code == 202
+            _, secret = sink.link(address)
+            r = browser.post("/api/auth/verify", json={"token": secret})
+            assert r.status_code == 200, r.text
+            assert (r.json()["user"]["nickname"], r.json()["user"]["guest"]) == (name, False)
