@@ -541,6 +541,9 @@ def run_module(key: str, *, limit: int | None = None, again: bool = False) -> di
                 with use_mutation(path, operator, m.occurrence) as (before, after):
                     if after is None:
                         row.update(outcome="skipped", why="the operator made no change here")
+                    elif not _compiles(after, path):
+                        row.update(outcome="incompetent", why="the mutant is not valid Python")
+                        row["diff"] = _changed_lines(before, after)
                     else:
                         outcome, output = "survived", ""
                         plan = stages(tests or list(target.tests), target.tests)
@@ -611,6 +614,14 @@ def stages(tests: list[str], order: tuple[str, ...]) -> list[list[str]]:
         groups.setdefault(t.split("::")[0], []).append(t)
     rank = {f: i for i, f in enumerate(order)}
     return [groups[f] for f in sorted(groups, key=lambda f: rank.get(f, len(order)))]
+
+
+def _compiles(code: str, path: Path) -> bool:
+    try:
+        compile(code, str(path), "exec")
+    except SyntaxError:
+        return False
+    return True
 
 
 def _changed_lines(before: str, after: str) -> list[str]:

@@ -164,3 +164,19 @@ def test_progression_records_are_frozen() -> None:
 
     for cls in (XpParts, CardDrop, Standing, Totals, Booking, Credit, Person, SeatFacts, ProgressionRules, Farming):
         assert cls.__dataclass_params__.frozen, cls  # type: ignore[attr-defined]
+
+
+def test_drops_follow_the_rules_they_are_given() -> None:
+    """Rules are data: a server with other drop levels or rarity bands gets its own, not the defaults."""
+    rules = dataclasses.replace(
+        load_progression(),
+        drop_levels=(3,),
+        drop_every_from=12,
+        drop_every=5,
+        rarity_weights=((5, (("common", 1),)), (10, (("legendary", 1),))),
+    )
+    assert [lv for lv in range(1, 30) if is_drop_level(lv, rules)] == [3, 17, 22, 27]
+    assert drop_levels_between(10, 22, rules) == [17, 22]
+    assert rarity_weights(3, rules) == (("common", 1),), "below every band: the first band"
+    assert rarity_weights(10, rules) == (("legendary", 1),)
+    assert draw_card(SEED, 12, rules).rarity == "legendary" and draw_card(SEED, 7, rules).rarity == "common"
