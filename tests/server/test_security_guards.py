@@ -232,6 +232,7 @@ def test_a_session_lives_for_the_configured_days(
     assert before + timedelta(days=3) - timedelta(seconds=2) <= expires <= after + timedelta(days=3, seconds=2)
     cookie = r.headers.get_list("set-cookie")
     assert any(c.startswith("opolyx_session=") and "Max-Age=259200" in c for c in cookie), cookie
+    assert any(c.startswith("opolyx_signed_in=1") and "Max-Age=259200" in c for c in cookie), cookie
 
 
 def test_an_expired_session_is_refused_although_its_signature_is_valid(
