@@ -232,7 +232,22 @@ def test_a_session_lives_for_the_configured_days(
     assert before + timedelta(days=3) - timedelta(seconds=2) <= expires <= after + timedelta(days=3, seconds=2)
     cookie = r.headers.get_list("set-cookie")
     assert any(c.startswith("opolyx_session=") and "Max-Age=259200" in c for c in cookie), cookie
-    assert any(c.startswith("opolyx_signed_in=1") and "Max-Age=259200" in c for c in cookie), cookie
+    session = next(c for c in cookie if c.startswith("opolyx_session="))
+    hint = next(c for c in cookie if c.startswith("opolyx_signed_in="))
+    assert "Max-Age=259200" in session and "Max-Age=259200" in hint, cookie
+    assert "httponly" in session.lower(), "page scripts never see the session token"
+    assert "httponly" not in hint.lower(), "the hint (no secret) is for the page to read"
+    assert "secure" not in session.lower(), "plain http, nothing configured: no Secure flag"
+    out = httpx.delete(srv.base + "/api/session", headers=bearer(r.json()["token"]))
+    gone = next(c for c in out.headers.get_list("set-cookie") if c.startswith("opolyx_session="))
+    assert "max-age=0" in gone.lower() and "httponly" in gone.lower(), gone
+
+
+def test_cookies_are_secure_when_configured_so(start_server: Callable[..., ThreadServer]) -> None:
+    srv = start_server(cookie_secure=True)
+    r = httpx.post(srv.base + "/api/session", json={"nickname": "Ann", "language": "en"})
+    for c in r.headers.get_list("set-cookie"):
+        assert "secure" in c.lower(), c
 
 
 def test_an_expired_session_is_refused_although_its_signature_is_valid(
