@@ -409,3 +409,14 @@ def test_a_new_accounts_first_name_never_takes_a_bots_name(mail_server: ThreadSe
             r = browser.post("/api/auth/verify", json={"token": secret})
             assert r.status_code == 200, r.text
             assert (r.json()["user"]["nickname"], r.json()["user"]["guest"]) == (name, False)
+
+
+def test_signing_out_with_a_key_signs_nobody_out(server: ThreadServer, people: Callable[[str], Person]) -> None:
+    """DELETE /api/session with a key has no session to end: it answers like a signed-out browser, and
+    neither the owner's session nor the key stops working."""
+    ann = people("Ann")
+    key = ann.post("/api/keys", {"label": "bot"}).json()["key"]
+    assert httpx.delete(server.base + "/api/session", headers=bearer(key)).status_code == 204
+    assert httpx.get(server.base + "/api/session", headers=bearer(key)).status_code == 200
+    assert ann.http.get("/api/session").status_code == 200
+    assert httpx.delete(server.base + "/api/session").status_code == 204, "nobody at all: nothing to do"
