@@ -180,3 +180,10 @@ def test_drops_follow_the_rules_they_are_given() -> None:
     assert rarity_weights(3, rules) == (("common", 1),), "below every band: the first band"
     assert rarity_weights(10, rules) == (("legendary", 1),)
     assert draw_card(SEED, 12, rules).rarity == "legendary" and draw_card(SEED, 7, rules).rarity == "common"
+
+
+def test_ranks_follow_the_rules_they_are_given() -> None:
+    from opolyx.progression import rank_for
+
+    rules = dataclasses.replace(load_progression(), ranks=(("rookie", 5), ("pro", 10), ("star", 20)))
+    assert [rank_for(lv, rules) for lv in (1, 5, 9, 10, 25)] == ["rookie", "rookie", "rookie", "pro", "star"]
