@@ -4,6 +4,7 @@ nobody. Each case is a token an attacker could present."""
 from __future__ import annotations
 
 import hashlib
+import os
 import stat
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -103,10 +104,10 @@ async def test_a_key_names_its_owner_as_an_agent_until_revoked(store: Store) -> 
 def test_the_secret_is_configured_or_made_once_and_kept_private(tmp_path: Path) -> None:
     assert resolve_secret(Settings(secret_key="configured", data_dir=tmp_path)) == "configured"
     assert not (tmp_path / "secret_key").exists()
-    settings = Settings(secret_key="", data_dir=tmp_path / "data")
+    settings = Settings(secret_key="", data_dir=tmp_path / "data" / "deeper")
     made = resolve_secret(settings)
-    path = tmp_path / "data" / "secret_key"
-    assert len(made) >= 64 and path.read_text() == made
+    path = tmp_path / "data" / "deeper" / "secret_key"
+    assert len(made) == 64 and path.read_text() == made, "48 random bytes, base64url"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600, "only the server may read it"
     assert resolve_secret(settings) == made, "a restart keeps everyone signed in"
     path.write_text("  kept  \n")
@@ -140,3 +141,17 @@ def test_the_sign_in_requests_cookie_cannot_be_forged() -> None:
 def test_user_ids_are_128_random_bits() -> None:
     ids = {new_user_id() for _ in range(50)}
     assert len(ids) == 50 and all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
+
+
+def test_two_processes_starting_at_once_share_one_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second process to create the file (O_EXCL refuses it) reads the first one's secret."""
+    from opolyx.server.accounts import identity
+
+    real_open = os.open
+
+    def raced(path: str, flags: int, mode: int = 0o777) -> int:
+        Path(path).write_text("theirs\n")  # the other process won the race just now
+        return real_open(path, flags, mode)
+
+    monkeypatch.setattr(identity.os, "open", raced)
+    assert resolve_secret(Settings(secret_key="", data_dir=tmp_path)) == "theirs"
