@@ -187,3 +187,57 @@ def test_ranks_follow_the_rules_they_are_given() -> None:
 
     rules = dataclasses.replace(load_progression(), ranks=(("rookie", 5), ("pro", 10), ("star", 20)))
     assert [rank_for(lv, rules) for lv in (1, 5, 9, 10, 25)] == ["rookie", "rookie", "rookie", "pro", "star"]
+
+
+# --- credits: who left early, and when earlier meetings count ---------------------------------------------
+
+
+def _credits_snap(round_: int, reasons: dict[int, str]) -> dict[str, object]:
+    players = [{"seat": s, "out_reason": reasons.get(s)} for s in range(3)]
+    placements = [{"seat": s, "place": s + 1, "out": s in reasons} for s in range(3)]
+    return {
+        "board": "classic",
+        "squares": [{"index": i, "owner": None} for i in range(40)],
+        "players": players,
+        "result": {"round": round_, "placements": placements},
+    }
+
+
+def test_a_seat_out_before_any_round_event_went_out_in_round_one() -> None:
+    from opolyx.progression import out_rounds
+
+    assert out_rounds([{"type": "player_out", "seat": 2}]) == {2: 1}
+    events = [{"type": "turn_started", "round": 4}, {"type": "player_out", "seat": 1}]
+    assert out_rounds(events) == {1: 4}
+
+
+def test_leaving_before_round_thirty_is_early_and_in_round_thirty_is_not() -> None:
+    from opolyx.progression.credits import early_leavers, meetings_matter
+
+    snap = _credits_snap(40, {1: "resigned", 2: "forfeit"})
+    assert early_leavers(snap, {1: 29, 2: 30}) == {1}
+    assert early_leavers(_credits_snap(40, {1: "bankrupt"}), {1: 3}) == set(), "going broke is playing"
+    # Earlier meetings count at a private table of a paying game, from round 10 exactly.
+    assert meetings_matter(_credits_snap(10, {1: "resigned"}), {1: 5}, private=True)
+    assert not meetings_matter(_credits_snap(9, {1: "resigned"}), {1: 5}, private=True)
+    assert not meetings_matter(_credits_snap(10, {1: "resigned"}), {1: 5}, private=False)
+
+
+def test_credits_follow_the_rules_they_are_given() -> None:
+    from opolyx.progression import game_credits
+    from opolyx.progression.credits import Person
+
+    base = load_progression()
+    rules = dataclasses.replace(
+        base,
+        placement_xp=(500, 300, 100),
+        farming=dataclasses.replace(base.farming, pair_games=1),
+    )
+    people = [Person(0, "a"), Person(1, "b"), Person(2, "c")]
+    snap = _credits_snap(40, {1: "resigned"})
+    paid = game_credits(snap, people, {1: 5}, private=False, rules=rules)
+    assert paid[0].xp == 500 + rules.survival_xp
+    # At a private table with an early leaver, one earlier meeting is enough under these rules, and
+    # a person with no recorded meetings had none.
+    private = game_credits(snap, people, {1: 5}, private=True, meetings={"a": 1}, rules=rules)
+    assert [c.refused for c in private] == ["pair_farming", "early_exit", None]
