@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -334,6 +335,7 @@ def test_only_the_last_five_links_a_browser_asked_for_count_as_asked_here(
         _, second = sink.link("five@example.org", 2)
         r = browser.post("/api/auth/verify", json={"token": oldest})
         assert (r.status_code, r.json()["code"]) == (409, "confirm_sign_in")
+        time.sleep(1.2)  # the cookie lasts as long as a link (15 minutes), not a second
         r = browser.post("/api/auth/verify", json={"token": second})
         assert r.status_code == 200, r.text
     with httpx.Client(base_url=mail_server.base, timeout=30) as stranger:
@@ -420,3 +422,22 @@ def test_signing_out_with_a_key_signs_nobody_out(server: ThreadServer, people: C
     assert httpx.get(server.base + "/api/session", headers=bearer(key)).status_code == 200
     assert ann.http.get("/api/session").status_code == 200
     assert httpx.delete(server.base + "/api/session").status_code == 204, "nobody at all: nothing to do"
+
+
+def test_a_client_without_cookies_is_known_by_its_session_when_it_opens_its_link(
+    mail_server: ThreadServer, sink: MailSink
+) -> None:
+    """A program holding its guest's token (no cookie jar) asks for a link and opens it: it asked, so it
+    is signed in; another guest opening the same kind of link is asked to confirm."""
+    base = mail_server.base
+    me = httpx.post(base + "/api/session", json={"nickname": "Prog", "language": "en", "token": True}).json()
+    other = httpx.post(base + "/api/session", json={"nickname": "Else", "language": "en", "token": True}).json()
+    assert (
+        httpx.post(base + "/api/auth/link", json={"email": "prog@example.org"}, headers=bearer(me["token"])).status_code
+        == 202
+    )
+    _, secret = sink.link("prog@example.org")
+    r = httpx.post(base + "/api/auth/verify", json={"token": secret}, headers=bearer(other["token"]))
+    assert (r.status_code, r.json()["code"]) == (409, "confirm_sign_in")
+    r = httpx.post(base + "/api/auth/verify", json={"token": secret}, headers=bearer(me["token"]))
+    assert r.status_code == 200 and r.json()["user"]["id"] == me["user"]["id"], r.text
