@@ -241,3 +241,31 @@ def test_credits_follow_the_rules_they_are_given() -> None:
     # a person with no recorded meetings had none.
     private = game_credits(snap, people, {1: 5}, private=True, meetings={"a": 1}, rules=rules)
     assert [c.refused for c in private] == ["pair_farming", "early_exit", None]
+
+
+def test_farming_guards_at_their_boundaries_and_defaults() -> None:
+    from opolyx.progression import SeatFacts, refusal
+
+    fair = SeatFacts(is_person=True, out_reason=None, out_round=None, people_in_game=2, game_round=10, private=True)
+    assert (fair.pair_meetings, fair.early_leaver_at_table) == (0, False), "absent: no meetings, nobody left"
+    assert refusal(fair) is None, "a game ending in round 10 pays"
+    assert refusal(dataclasses.replace(fair, game_round=9)) == "short_game"
+
+
+def test_a_refused_credit_is_not_capped_and_an_exact_cap_is_not_cut() -> None:
+    from opolyx.progression import Credit, Standing
+
+    cap = load_progression().farming.daily_xp_cap
+    refused = Credit(0, "u", 300, {"total": 300}, False, "early_exit").book(Standing(0, 1, 0, SEED, xp_today=cap))
+    assert (refused.xp, refused.refused, "capped_from" in refused.parts) == (0, "early_exit", False)
+    whole = Credit(0, "u", cap, {"total": cap}, False).book(Standing(0, 1, 0, SEED))  # nothing booked today
+    assert (whole.xp, "capped_from" in whole.parts) == (cap, False)
+
+
+def test_levels_follow_the_rules_they_are_given() -> None:
+    from opolyx.progression import Standing
+    from opolyx.progression.booking import promoted
+
+    rules = dataclasses.replace(load_progression(), level_step_xp=10)  # level n at 10·n·(n−1)
+    assert promoted(Standing(0, 1, 0, SEED), 20, 0, rules).level == 2
+    assert promoted(Standing(0, 1, 0, SEED), 20, 0).level == 1
