@@ -253,6 +253,8 @@ def test_farming_guards_at_their_boundaries_and_defaults() -> None:
 
 
 def test_a_refused_credit_is_not_capped_and_an_exact_cap_is_not_cut() -> None:
+    from datetime import UTC, datetime
+
     from opolyx.progression import Credit, Standing
 
     cap = load_progression().farming.daily_xp_cap
@@ -260,6 +262,12 @@ def test_a_refused_credit_is_not_capped_and_an_exact_cap_is_not_cut() -> None:
     assert (refused.xp, refused.refused, "capped_from" in refused.parts) == (0, "early_exit", False)
     whole = Credit(0, "u", cap, {"total": cap}, False).book(Standing(0, 1, 0, SEED))  # nothing booked today
     assert (whole.xp, "capped_from" in whole.parts) == (cap, False)
+    over = Credit(0, "u", cap + 1, {"total": cap + 1}, False).book(Standing(0, 1, 0, SEED))
+    assert (over.xp, over.parts["capped_from"]) == (cap, cap + 1), "nothing booked today still means the cap"
+    # The store asks a credit (not the class) where its day starts.
+    assert over.refused is None and whole.xp == cap
+    credit = Credit(0, "u", 1, {}, False)
+    assert credit.cap_since(datetime(2026, 1, 2, 3, 4, tzinfo=UTC)) == datetime(2026, 1, 2, tzinfo=UTC)
 
 
 def test_levels_follow_the_rules_they_are_given() -> None:

@@ -441,3 +441,21 @@ def test_a_client_without_cookies_is_known_by_its_session_when_it_opens_its_link
     assert (r.status_code, r.json()["code"]) == (409, "confirm_sign_in")
     r = httpx.post(base + "/api/auth/verify", json={"token": secret}, headers=bearer(me["token"]))
     assert r.status_code == 200 and r.json()["user"]["id"] == me["user"]["id"], r.text
+
+
+def test_the_profile_names_no_next_level_at_the_cap(
+    server: ThreadServer, people: Callable[[str], Person], database: TestDatabase
+) -> None:
+    from opolyx.progression import xp_for_level
+    from opolyx.storage.tables import users
+
+    ann = people("Ann")
+
+    async def set_level(store: SqlStore, level: int) -> None:
+        async with store.engine.begin() as conn:
+            await conn.execute(users.update().where(users.c.id == ann.id).values(level=level))
+
+    with_store(database, lambda store: set_level(store, 49))
+    assert ann.http.get("/api/profile").json()["next_level_xp"] == xp_for_level(50)
+    with_store(database, lambda store: set_level(store, 50))
+    assert ann.http.get("/api/profile").json()["next_level_xp"] is None
