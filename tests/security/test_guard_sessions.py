@@ -145,7 +145,6 @@ def test_user_ids_are_128_random_bits() -> None:
 
 def test_two_processes_starting_at_once_share_one_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The second process to create the file (O_EXCL refuses it) reads the first one's secret."""
-    from opolyx.server.accounts import identity
 
     real_open = os.open
 
@@ -153,5 +152,5 @@ def test_two_processes_starting_at_once_share_one_secret(tmp_path: Path, monkeyp
         Path(path).write_text("theirs\n")  # the other process won the race just now
         return real_open(path, flags, mode)
 
-    monkeypatch.setattr(identity.os, "open", raced)
+    monkeypatch.setattr(os, "open", raced)  # the os module identity.py uses
     assert resolve_secret(Settings(secret_key="", data_dir=tmp_path)) == "theirs"
