@@ -330,9 +330,14 @@ def test_only_the_last_five_links_a_browser_asked_for_count_as_asked_here(
     five: an older link opened there is treated like a stranger's (asked to confirm)."""
     with httpx.Client(base_url=mail_server.base, timeout=30) as browser:
         for _ in range(6):
-            assert browser.post("/api/auth/link", json={"email": "five@example.org"}).status_code == 202
+            asked = browser.post("/api/auth/link", json={"email": "five@example.org"})
+            assert asked.status_code == 202
+        cookie = next(c for c in asked.headers.get_list("set-cookie") if c.startswith("opolyx_signin="))
+        assert "httponly" in cookie.lower() and "path=/api/auth" in cookie.lower(), cookie
         _, oldest = sink.link("five@example.org", 1)
         _, second = sink.link("five@example.org", 2)
+        peek = browser.post("/api/auth/peek", json={"token": second}).json()
+        assert peek == {"email": "f***@example.org", "nickname": None, "requester": True, "guest_moves": False}
         r = browser.post("/api/auth/verify", json={"token": oldest})
         assert (r.status_code, r.json()["code"]) == (409, "confirm_sign_in")
         time.sleep(1.2)  # the cookie lasts as long as a link (15 minutes), not a second
