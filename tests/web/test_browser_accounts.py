@@ -209,7 +209,7 @@ def test_the_waiting_room_says_what_the_table_pays(browser: Any, account_server:
         try:
             assert alt.post(f"/api/rooms/{room}/join").status_code == 200
             alt.connect(room)  # the same machine as Ann's browser
-            page.reload()
+            page.reload(wait_until="networkidle")
             page.wait_for_selector("[data-testid=xp-shared]")
             assert "même machine" in page.inner_text("[data-testid=xp-shared]")
         finally:
