@@ -217,14 +217,14 @@ def test_leaving_before_round_thirty_is_early_and_in_round_thirty_is_not() -> No
     snap = _credits_snap(40, {1: "resigned", 2: "forfeit"})
     assert early_leavers(snap, {1: 29, 2: 30}) == {1}
     assert early_leavers(_credits_snap(40, {1: "bankrupt"}), {1: 3}) == set(), "going broke is playing"
-    # Earlier meetings count at a private table of a paying game, from round 10 exactly.
-    assert meetings_matter(_credits_snap(10, {1: "resigned"}), {1: 5}, private=True)
-    assert not meetings_matter(_credits_snap(9, {1: "resigned"}), {1: 5}, private=True)
-    assert not meetings_matter(_credits_snap(10, {1: "resigned"}), {1: 5}, private=False)
+    # Earlier meetings count at any table of a paying game somebody left early, from round 10 exactly.
+    assert meetings_matter(_credits_snap(10, {1: "resigned"}), {1: 5})
+    assert not meetings_matter(_credits_snap(9, {1: "resigned"}), {1: 5})
+    assert not meetings_matter(_credits_snap(10, {1: "bankrupt"}), {1: 5}), "going broke is not leaving"
 
 
 def test_credits_follow_the_rules_they_are_given() -> None:
-    from opolyx.progression import game_credits
+    from opolyx.progression import SeatPlay, game_credits
     from opolyx.progression.credits import Person
 
     base = load_progression()
@@ -235,19 +235,23 @@ def test_credits_follow_the_rules_they_are_given() -> None:
     )
     people = [Person(0, "a"), Person(1, "b"), Person(2, "c")]
     snap = _credits_snap(40, {1: "resigned"})
-    paid = game_credits(snap, people, {1: 5}, private=False, rules=rules)
+    # Every seat played all its turns at a person's pace (docs/accounts.md "measured play").
+    play = {s: SeatPlay(s, 40, 40, 80, 4000 * 40, 12_000 * 40, game_ms=40 * 25_000) for s in range(3)}
+    paid = game_credits(snap, people, {1: 5}, play=play, rules=rules)
     assert paid[0].xp == 500 + rules.survival_xp
-    # At a private table with an early leaver, one earlier meeting is enough under these rules, and
-    # a person with no recorded meetings had none.
-    private = game_credits(snap, people, {1: 5}, private=True, meetings={"a": 1}, rules=rules)
-    assert [c.refused for c in private] == ["pair_farming", "early_exit", None]
+    # With an early leaver at the table, one earlier meeting is enough under these rules, and a person
+    # with no recorded meetings had none.
+    met = game_credits(snap, people, {1: 5}, play=play, meetings={"a": 1}, rules=rules)
+    assert [c.refused for c in met] == ["pair_farming", "early_exit", None]
 
 
 def test_farming_guards_at_their_boundaries_and_defaults() -> None:
     from opolyx.progression import SeatFacts, refusal
 
-    fair = SeatFacts(is_person=True, out_reason=None, out_round=None, people_in_game=2, game_round=10, private=True)
-    assert (fair.pair_meetings, fair.early_leaver_at_table) == (0, False), "absent: no meetings, nobody left"
+    fair = SeatFacts(is_person=True, out_reason=None, out_round=None, game_round=10, played_turns=1)
+    assert (fair.pair_meetings, fair.early_leaver_at_table, fair.same_person) == (0, False, False), (
+        "absent: no meetings, nobody left, nobody else of this person here"
+    )
     assert refusal(fair) is None, "a game ending in round 10 pays"
     assert refusal(dataclasses.replace(fair, game_round=9)) == "short_game"
 
