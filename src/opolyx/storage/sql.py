@@ -273,6 +273,25 @@ class _Chat:
         }
 
 
+async def _rewrite_seats(conn: Conn, room_id: str, seats: Sequence[SeatRecord]) -> None:
+    """Replace a room's seats with ``seats`` (none out; a person's seat active), inside ``conn``'s
+    transaction: how a team shuffle and a game's start both store the seats as they now stand."""
+    await conn.execute(room_seats.delete().where(room_seats.c.room_id == room_id))
+    for s in seats:
+        await conn.execute(
+            room_seats.insert().values(
+                room_id=room_id,
+                seat=s.seat,
+                user_id=s.user_id,
+                bot=s.bot,
+                name=s.name,
+                out=False,
+                active=s.user_id is not None,
+                agent=s.agent,
+            )
+        )
+
+
 class SqlStore(AccountsSql, RatingsSql, ModerationSql, Store):
     """PostgreSQL through asyncpg; SQLite on the loop's thread through one connection (LoopSqlite).
 
@@ -543,20 +562,7 @@ class SqlStore(AccountsSql, RatingsSql, ModerationSql, Store):
 
     async def arrange_seats(self, room_id: str, seats: Sequence[SeatRecord]) -> RoomRecord:
         async with self.engine.begin() as conn:
-            await conn.execute(room_seats.delete().where(room_seats.c.room_id == room_id))
-            for s in seats:
-                await conn.execute(
-                    room_seats.insert().values(
-                        room_id=room_id,
-                        seat=s.seat,
-                        user_id=s.user_id,
-                        bot=s.bot,
-                        name=s.name,
-                        out=False,
-                        active=s.user_id is not None,
-                        agent=s.agent,
-                    )
-                )
+            await _rewrite_seats(conn, room_id, seats)
             return await self._must_room(conn, room_id)
 
     async def close_room(self, room_id: str) -> None:
@@ -574,20 +580,7 @@ class SqlStore(AccountsSql, RatingsSql, ModerationSql, Store):
         self, room_id: str, *, seed: int, seats: Sequence[SeatRecord], seat_info: list[JSON]
     ) -> RoomRecord:
         async with self.engine.begin() as conn:
-            await conn.execute(room_seats.delete().where(room_seats.c.room_id == room_id))
-            for s in seats:
-                await conn.execute(
-                    room_seats.insert().values(
-                        room_id=room_id,
-                        seat=s.seat,
-                        user_id=s.user_id,
-                        bot=s.bot,
-                        name=s.name,
-                        out=False,
-                        active=s.user_id is not None,
-                        agent=s.agent,
-                    )
-                )
+            await _rewrite_seats(conn, room_id, seats)
             await conn.execute(
                 rooms.update()
                 .where(rooms.c.id == room_id)
