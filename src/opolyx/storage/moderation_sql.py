@@ -150,20 +150,18 @@ class ModerationSql:
                 )
 
     async def links_of(self, user_id: str, kind: str) -> list[PersonRef]:
-        query = (
-            sa.select(users.c.id, users.c.nickname)
-            .join(social_links, social_links.c.other_id == users.c.id)
-            .where(social_links.c.user_id == user_id, social_links.c.kind == kind)
-            .order_by(users.c.nickname)
-        )
-        async with self.engine.connect() as conn:
-            return [PersonRef(r.id, r.nickname) for r in (await conn.execute(query)).all()]
+        return await self._linked(social_links.c.user_id, social_links.c.other_id, user_id, kind)
 
     async def linked_to(self, user_id: str, kind: str) -> list[PersonRef]:
+        return await self._linked(social_links.c.other_id, social_links.c.user_id, user_id, kind)
+
+    async def _linked(self, mine: sa.Column[str], theirs: sa.Column[str], user_id: str, kind: str) -> list[PersonRef]:
+        """The people at the other end of ``user_id``'s links of ``kind``: links ``user_id`` made (``mine`` is
+        the maker's column) or links made to ``user_id`` (``mine`` is the target's), by nickname."""
         query = (
             sa.select(users.c.id, users.c.nickname)
-            .join(social_links, social_links.c.user_id == users.c.id)
-            .where(social_links.c.other_id == user_id, social_links.c.kind == kind)
+            .join(social_links, theirs == users.c.id)
+            .where(mine == user_id, social_links.c.kind == kind)
             .order_by(users.c.nickname)
         )
         async with self.engine.connect() as conn:
