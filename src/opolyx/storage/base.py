@@ -108,6 +108,12 @@ class RoomRecord:
     # with house rules or a private one is unrated).
     rated: bool = False
 
+    @property
+    def moves_ratings(self) -> bool:
+        """Whether the game moves skill ratings: a rated room that plays no house rules (its creator may
+        add them after the room was made, so the stored flag alone does not say)."""
+        return self.rated and not self.house_rules
+
     def seat_of(self, user_id: str) -> SeatRecord | None:
         for s in self.seats:
             if s.user_id == user_id:

@@ -64,7 +64,7 @@ def decider(seats: list[tuple[RatingKey | None, str | None, int, int]]) -> Decid
 
 async def rate_game(store: Store, room: RoomRecord, result: JSON | None) -> list[RatingRecord]:
     """Book the ratings a finished game moves; nothing for unrated rooms or games without a result."""
-    if not room.rated or room.house_rules or not result:
+    if not room.moves_ratings or not result:
         return []
     seats = entrants_of(room, result)
     keys = [k for k, *_ in seats if k is not None]

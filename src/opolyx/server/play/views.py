@@ -111,7 +111,7 @@ def room_view(
         "house_rules": room.house_rules,
         "house_changes": house.changes(room.mode, room.house_rules),
         # House-rule rooms are unrated and pay no XP (said in the lobby and the room before the start).
-        "rated": room.rated and not room.house_rules,
+        "rated": room.moves_ratings,
         "xp": table_terms(
             agent=mine is not None and (mine.agent or mine.user_id in agents),
             shared=shared_identity(conns, seat_users),
