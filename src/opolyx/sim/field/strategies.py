@@ -205,8 +205,16 @@ class FieldBot:
                 return False
         return bool(game.trade_value(give) >= game.trade_value(take))
 
+    #: The steps of the price offered for a completing street, as multiples of its value.
+    offer_factors: tuple[float, ...] = (1.0, 1.5, 2.0)
+
+    def street_value(self, game: Game, square: int) -> int:
+        """What the street is worth to this strategy: its price, less the redemption a mortgage costs."""
+        price = game.board.squares[square].price
+        return price if not game.mortgaged[square] else price - price // 2 * game.rules.redemption_percent // 100
+
     def propose(self, game: Game, seat: int, template: Action) -> Action | None:
-        """Cash for the one street that completes a group, at up to twice its price."""
+        """Cash for the one street that completes a group, at up to ``offer_factors`` of its value."""
         owner = game.owner
         cash = game.players[seat].cash
         for members in game.board.groups.values():
@@ -219,9 +227,8 @@ class FieldBot:
                 continue
             if missing not in template["take"][str(o)]["squares"]:
                 continue
-            price = game.board.squares[missing].price
-            value = price if not game.mortgaged[missing] else price - price // 2 * game.rules.redemption_percent // 100
-            for factor in (1.0, 1.5, 2.0):
+            value = self.street_value(game, missing)
+            for factor in self.offer_factors:
                 offer = int(value * factor) // 100 * 100
                 key = (missing, o, offer)
                 if key in self.proposed or offer > cash - self.floor or offer < value // 2:
@@ -347,24 +354,5 @@ class AggressiveTrader(FieldBot):
             return False
         return bool(game.trade_value(give) >= self.accept_factor * game.trade_value(take))
 
-    def propose(self, game: Game, seat: int, template: Action) -> Action | None:
-        owner = game.owner
-        cash = game.players[seat].cash
-        for members in game.board.groups.values():
-            mine = [j for j in members if owner[j] == seat]
-            if len(mine) != len(members) - 1:
-                continue
-            missing = next(j for j in members if owner[j] != seat)
-            o = owner[missing]
-            if o is None or str(o) not in template["take"] or missing not in template["take"][str(o)]["squares"]:
-                continue
-            value = game.trade_value(Offer(0, (missing,)))
-            for factor in self.offer_factors:
-                offer = int(value * factor) // 100 * 100
-                key = (missing, o, offer)
-                if key in self.proposed or offer > cash - self.floor or offer < value // 2:
-                    continue
-                self.proposed.add(key)
-                return {"type": "propose_trade", "to": o, "give": {"cash": offer, "squares": []},
-                        "take": {"cash": 0, "squares": [missing]}}
-        return None
+    def street_value(self, game: Game, square: int) -> int:
+        return int(game.trade_value(Offer(0, (square,))))
