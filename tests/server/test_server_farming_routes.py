@@ -50,9 +50,14 @@ def test_two_sessions_of_one_person_resigning_in_round_ten_earn_nothing(
     """Route 1: two guest sessions on one machine in a two-seat room, the puppet resigning in round 10.
     The waiting room already says only one of the two could earn; at the end neither does."""
     server = start_server(xp_time_scale=0.0)
-    main, alt, room = _pair(server, (None, None))
+    main, alt = Person(server.base, "Main"), Person(server.base, "Alt")
+    room = str(main.create("blitz", 2)["id"])
     try:
+        assert alt.post(f"/api/rooms/{room}/join").status_code == 200
+        # Main's first snapshot is read before the second session connects: until then it is alone.
+        main.connect(room)
         assert main.recv_until("snapshot")["room"]["xp"]["shared"] is False, "alone at the table so far"
+        alt.connect(room)
         assert alt.recv_until("snapshot")["room"]["xp"]["shared"] is True, "two seats, one machine"
         assert main.post(f"/api/rooms/{room}/start").status_code == 200
         _play_all([Table(main, random.Random(1)), Table(alt, random.Random(2), resign_at=10)])
