@@ -47,6 +47,12 @@ ENVY: Final = 0.35
 #: The same items are asked of the same partner again only this many rounds on (and, but for a street, for
 #: more cash): one ask per window, so a declined offer is not repeated every turn.
 ASK_AGAIN_ROUNDS: Final = 10
+#: A seat seen trading (with anyone) turns an offer down for its price, not for trading: the street that completes
+#: our group is asked of it again this many rounds on, each ask :data:`DEARER_STEP` of the street's trade value above
+#: the price it turned down, while the deal still pays us. Groups completed ten rounds late lost games to traders
+#: that complete theirs among themselves (issue #41).
+ASK_TRADER_ROUNDS: Final = 2
+DEARER_STEP: Final = 0.25
 
 #: Offers a rival may turn down, having accepted none, before it is offered nothing more: a seat that never
 #: trades (many outside bots, many people) was sent some twenty declined offers a game at rising prices.
@@ -151,6 +157,8 @@ class NormalBot(BaseBot):
     rent_outlook = True
     #: Share of a company's rent to come (``outlook.holding_outlook``) an auction bid may pay above its price.
     auction_outlook = 0.0
+    #: Ask a seat that trades again soon and a step dearer for the street that completes our group (``ask_window``).
+    ladder = True
 
     def rounds_left(self, game: Game) -> int:
         return game.rules.round_limit - game.round
@@ -555,7 +563,7 @@ class NormalBot(BaseBot):
         note_traders(game, seat)
         if mem.pending:
             note_answers(game, seat)
-        rounds, band = game.round // ASK_AGAIN_ROUNDS, game.players[seat].cash // 2000
+        rounds, band = game.round // ASK_TRADER_ROUNDS, game.players[seat].cash // 2000
         idle = mem.idle_scan
         if idle is not None and idle[0] == d.serial and idle[1] == rounds and idle[2] == band and not game.rules.teams:
             return None
@@ -591,21 +599,16 @@ class NormalBot(BaseBot):
             mem.idle_scan = scan
         return action
 
-    def _declined_lately(self, game: Game, seat: int, to: int, give: tuple[int, ...], take: tuple[int, ...]) -> bool:
-        """True if :meth:`_remember` would refuse these items whatever the cash (made under ``ASK_AGAIN_ROUNDS``
-        rounds ago)."""
-        before = memory(game, seat).proposals.get((to, give, take))
-        return before is not None and game.round - before[0] < ASK_AGAIN_ROUNDS
-
     def _remember(self, game: Game, seat: int, to: int, give: tuple[int, ...], take: tuple[int, ...],
-                  cash_to_partner: int) -> bool:
-        """True (and recorded) if this proposal is new: same items again only later and for more cash."""
+                  cash_to_partner: int, window: int = ASK_AGAIN_ROUNDS) -> bool:
+        """True (and recorded) if this proposal is new: same items again only ``window`` rounds later and for more
+        cash."""
         mem = memory(game, seat)
         key = (to, give, take)
         before = mem.proposals.get(key)
         if before is not None:
             rnd, cash = before
-            if game.round - rnd < ASK_AGAIN_ROUNDS or cash_to_partner <= cash:
+            if game.round - rnd < window or cash_to_partner <= cash:
                 return False
         mem.proposals[key] = (game.round, cash_to_partner)
         return True
@@ -628,16 +631,47 @@ class NormalBot(BaseBot):
             swap = self._swap_square(game, info, seat, o, d)
             options: list[tuple[int, ...]] = [(swap,)] if swap is not None else []
             options.append(())
+            window = self.ask_window(game, seat, o)
+            proposals = memory(game, seat).proposals
             for give_squares in options:
-                if self._declined_lately(game, seat, o, give_squares, take.squares):
+                before = proposals.get((o, give_squares, take.squares))
+                if before is not None and game.round - before[0] < window:
                     continue
                 offer = self._cash_for(game, info, seat, o, give_squares, take, value, cash, res)
                 if offer is None:
                     continue
-                if not self._remember(game, seat, o, offer.squares, take.squares, offer.cash):
+                if before is not None and offer.cash <= before[1] and window < ASK_AGAIN_ROUNDS:
+                    offer = self._dearer(game, info, seat, o, give_squares, take, value, before[1], cash, res)
+                    if offer is None:
+                        continue
+                if not self._remember(game, seat, o, offer.squares, take.squares, offer.cash, window):
                     continue
                 return {"type": "propose_trade", "to": o, "give": offer.to_public(), "take": take.to_public()}
         return None
+
+    def ask_window(self, game: Game, seat: int, partner: int) -> int:
+        """Rounds before the street that completes our group is asked of ``partner`` again: soon, and dearer
+        (:data:`ASK_TRADER_ROUNDS`), of a seat that trades (it accepted one of our offers or was seen trading)."""
+        mem = memory(game, seat)
+        counts = mem.answers.get(partner)
+        if self.ladder and (partner in mem.traders or (counts is not None and counts[1] > 0)):
+            return ASK_TRADER_ROUNDS
+        return ASK_AGAIN_ROUNDS
+
+    def _dearer(self, game: Game, info: BoardInfo, seat: int, partner: int, give_squares: tuple[int, ...],
+                take: Offer, value: int, last: int, cash: int, res: int) -> Offer | None:
+        """The cash one step (:data:`DEARER_STEP` of ``value``) above ``last``, the price a trading seat turned
+        down, while the deal still pays us more than ENVY of what it pays the partner and stays fair."""
+        c = last + max(100, int(value * DEARER_STEP) // 100 * 100)
+        give_value = game.trade_value(Offer(0, give_squares))
+        if give_value + c > 2 * value or c > cash - res // 2:
+            return None
+        if min(give_value + c, value) * 100 < max(give_value + c, value) * game.rules.trade_fairness_percent:
+            return None
+        d_prop, d_rec = self.trade_deltas(game, info, seat, partner, Offer(0, give_squares), take)
+        if d_prop - c <= 0 or d_prop - c < ENVY * (d_rec + c):
+            return None
+        return Offer(c, give_squares)
 
     def _face_value_offer(self, game: Game, info: BoardInfo, seat: int, partner: int, take: Offer, value: int,
                           cash: int, res: int) -> Action | None:
