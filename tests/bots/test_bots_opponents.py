@@ -3,6 +3,8 @@ on to a seat seen trading with others, and the hard bot's look-ahead plays a riv
 
 from __future__ import annotations
 
+import itertools
+
 from opolyx.bots import make_bot
 from opolyx.bots.base import memory, next_seat
 from opolyx.bots.hard import HardBot, _ObservedPolicy
@@ -129,3 +131,39 @@ def test_a_seat_that_turns_every_offer_down_is_rolled_out_refusing() -> None:
     memory(game, 0).answers[2] = [2, 1, 1, 130]  # seat 2 took one of them: it trades
     kinds = [isinstance(p, _ObservedPolicy) and p.refuses for p in bot.rollout_policies(game, 0)]
     assert kinds == [False, True, False, False]
+
+
+def _asks_for_orange(trades: bool) -> list[tuple[int, int]]:
+    """(round, cash offered) of seat 0's asks for the orange street that completes its group, seat 1 turning
+    each down; seat 1 seen trading with seat 2 first when ``trades``."""
+    game = new_game("classic", 4, 3, first_player=0)
+    game.owner[16] = game.owner[18] = 0
+    game.owner[19] = 1
+    game.owner[1] = 2
+    bot = make_bot("normal", 1)
+    asks = []
+    for rnd in range(1, 40):
+        game.round = rnd
+        game.turn_no += 4
+        if rnd == 2 and trades:
+            game.owner[1] = 1  # seat 2 handed brown A to seat 1: seat 1 trades, at a price
+        action = bot.choose(game, 0)
+        if action["type"] == "propose_trade" and action["take"]["squares"] == [19]:
+            asks.append((rnd, action["give"]["cash"]))
+            game.apply(0, action)
+            (tid,) = list(game.trades)
+            game.apply(1, {"type": "decline_trade", "trade": tid})
+    return asks
+
+
+def test_a_seat_that_trades_is_asked_again_soon_and_dearer_for_the_street_that_completes_a_group() -> None:
+    """A trader turns a price down, not trading: the next ask comes two rounds on, a step dearer each time, up
+    to what the group is worth to us. A seat never seen trading waits ten rounds between asks, as before."""
+    trading = _asks_for_orange(True)
+    assert len(trading) >= 4
+    rounds = [r for r, _ in trading]
+    prices = [c for _, c in trading]
+    assert all(b - a <= 3 for a, b in itertools.pairwise(rounds))
+    assert prices == sorted(set(prices)) and prices[0] == 2000 and prices[-1] <= 4000
+    silent = _asks_for_orange(False)
+    assert all(b - a >= 10 for (a, _), (b, _) in itertools.pairwise(silent))

@@ -49,8 +49,9 @@ ENVY: Final = 0.35
 ASK_AGAIN_ROUNDS: Final = 10
 #: A seat seen trading (with anyone) turns an offer down for its price, not for trading: the street that completes
 #: our group is asked of it again this many rounds on, each ask :data:`DEARER_STEP` of the street's trade value above
-#: the price it turned down, while the deal still pays us. Groups completed ten rounds late lost games to traders
-#: that complete theirs among themselves (issue #41).
+#: the price it turned down (up to the price the partner's own judgement should take, or past it while the deal
+#: still pays us): a face-value trader sells at its first step, a careful one at the last. Groups completed ten
+#: rounds late lost games to traders that complete theirs among themselves (issue #41).
 ASK_TRADER_ROUNDS: Final = 2
 DEARER_STEP: Final = 0.25
 
@@ -640,9 +641,13 @@ class NormalBot(BaseBot):
                 offer = self._cash_for(game, info, seat, o, give_squares, take, value, cash, res)
                 if offer is None:
                     continue
-                if before is not None and offer.cash <= before[1] and window < ASK_AGAIN_ROUNDS:
-                    offer = self._dearer(game, info, seat, o, give_squares, take, value, before[1], cash, res)
-                    if offer is None:
+                if before is not None and window < ASK_AGAIN_ROUNDS:
+                    # A trading seat's price is found by steps from the one it turned down, up to what the
+                    # partner's judgement would take (or past it, while the deal still pays us).
+                    step = self._dearer(game, info, seat, o, give_squares, take, value, before[1], cash, res)
+                    if step is not None and (offer.cash <= before[1] or step.cash < offer.cash):
+                        offer = step
+                    elif offer.cash <= before[1]:
                         continue
                 if not self._remember(game, seat, o, offer.squares, take.squares, offer.cash, window):
                     continue
