@@ -54,6 +54,9 @@ ASK_AGAIN_ROUNDS: Final = 10
 #: rounds late lost games to traders that complete theirs among themselves (issue #41).
 ASK_TRADER_ROUNDS: Final = 2
 DEARER_STEP: Final = 0.25
+#: Percent of face value offered to a third seat that trades for the street that would complete a rival's group
+#: (``block_offer``): a seat that trades sells above face value, and a rival's group kept open is worth more.
+BLOCK_PERCENT: Final = 125
 
 #: Offers a rival may turn down, having accepted none, before it is offered nothing more: a seat that never
 #: trades (many outside bots, many people) was sent some twenty declined offers a game at rising prices.
@@ -160,6 +163,8 @@ class NormalBot(BaseBot):
     auction_outlook = 0.0
     #: Ask a seat that trades again soon and a step dearer for the street that completes our group (``ask_window``).
     ladder = True
+    #: Buy from a third seat that trades the street that would complete a rival's group (``block_offer``).
+    blocking = True
 
     def rounds_left(self, game: Game) -> int:
         return game.rules.round_limit - game.round
@@ -581,14 +586,17 @@ class NormalBot(BaseBot):
         collect = d.by_owner.get(key)
         if collect is None:
             collect = d.by_owner[key] = self.assembly_targets(game, info, seat) + self.collect_targets(game, info, seat)
-        if not game.rules.teams and not d.near[seat] and not collect:
+        blocks = self.block_targets(game, seat, d) if self.blocking else []
+        if not game.rules.teams and not d.near[seat] and not collect and not blocks:
             mem.idle_scan = scan
-            return None  # nothing to complete and nothing to collect
+            return None  # nothing to complete, to block or to collect
         action = None
         if game.rules.teams:
             action = self.team_gift(game, info, seat, res)
         if action is None and d.near[seat]:
             action = self.completion_offer(game, info, seat, res, d)
+        if action is None and blocks:
+            action = self.block_offer(game, info, seat, res, blocks, d)
         if action is None and collect:
             action = self.collection_offer(game, info, seat, res, collect, d)
         if action is not None:
@@ -721,6 +729,40 @@ class NormalBot(BaseBot):
                 targets.append((-info.hot[j] - mine, j, o))
         targets.sort()
         return [(j, o) for _k, j, o in targets]
+
+    def block_targets(self, game: Game, seat: int, d: Derived) -> list[tuple[int, int]]:
+        """(street, holder) of the streets that would complete a rival's group, held by a third seat.
+
+        A holder that trades sells at a price, and the rival one street short will soon offer it one: a group completed
+        by trade decides games against seats that trade among themselves (issue #41). Bought first, the street
+        keeps its price in net worth and the group stays open, as this seat does not sell a street that completes a
+        rival's group (``outlook``)."""
+        players = game.players
+        targets: list[tuple[int, int]] = []
+        for r in range(len(players)):
+            if r == seat or players[r].out or allies(game, r, seat):
+                continue
+            for missing, holder in d.near[r]:
+                if holder != seat and not players[holder].out and not allies(game, holder, seat):
+                    targets.append((missing, holder))
+        return targets
+
+    def block_offer(self, game: Game, info: BoardInfo, seat: int, res: int, targets: list[tuple[int, int]],
+                    d: Derived) -> Action | None:
+        """Cash above face value (:data:`BLOCK_PERCENT`) for a street that would complete a rival's group, once
+        per street and holder while it stays so, within the cash above the reserve."""
+        cash = game.players[seat].cash
+        for j, o in targets:
+            if (o, (), (j,)) in memory(game, seat).proposals or not listens(game, seat, o):
+                continue
+            price = -(-d.trade_value(game, j) * BLOCK_PERCENT // 10000) * 100
+            if cash - price < res + 1000 or not may_offer(game, o, j, info.group_members[j]):
+                continue
+            if not self._remember(game, seat, o, (), (j,), price):
+                continue
+            return {"type": "propose_trade", "to": o, "give": {"cash": price, "squares": []},
+                    "take": {"cash": 0, "squares": [j]}}
+        return None
 
     def collect_targets(self, game: Game, info: BoardInfo, seat: int) -> list[tuple[int, int]]:
         """(square, owner) of the rivals' dealerships and utilities while this seat holds one of the kind.
