@@ -167,3 +167,23 @@ def test_a_seat_that_trades_is_asked_again_soon_and_dearer_for_the_street_that_c
     assert prices == sorted(set(prices)) and prices[0] == 2000 and prices[-1] <= 4000
     silent = _asks_for_orange(False)
     assert all(b - a >= 10 for (a, _), (b, _) in itertools.pairwise(silent))
+
+
+def test_the_street_that_would_complete_a_rivals_group_is_bought_from_a_third_seat_above_face_value() -> None:
+    """Seat 1 is one orange street short and seat 2 holds it: seat 0 offers seat 2 a quarter above face value,
+    before seat 1 can, and asks once only."""
+    game = new_game("classic", 4, 3, first_player=0)
+    game.owner[16] = game.owner[18] = 1
+    game.owner[19] = 2
+    bot = make_bot("normal", 1)
+    asks = []
+    for rnd in range(1, 30):
+        game.round = rnd
+        game.turn_no += 4
+        action = bot.choose(game, 0)
+        if action["type"] == "propose_trade":
+            asks.append((action["to"], action["give"]["cash"], action["take"]["squares"]))
+            game.apply(0, action)
+            (tid,) = list(game.trades)
+            game.apply(action["to"], {"type": "decline_trade", "trade": tid})
+    assert asks == [(2, 2500, [19])]
