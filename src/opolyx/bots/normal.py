@@ -664,10 +664,14 @@ class NormalBot(BaseBot):
 
     def ask_window(self, game: Game, seat: int, partner: int) -> int:
         """Rounds before the street that completes our group is asked of ``partner`` again: soon, and dearer
-        (:data:`ASK_TRADER_ROUNDS`), of a seat that trades (it accepted one of our offers or was seen trading)."""
+        (:data:`ASK_TRADER_ROUNDS`), of a seat that trades (it accepted one of our offers or was seen trading)
+        and has not turned down a generous price (:data:`GENEROUS_PERCENT` of face value or more): one that
+        has, sells some things but not this kind, and steps up to it would only be turned down again."""
         mem = memory(game, seat)
         counts = mem.answers.get(partner)
-        if self.ladder and (partner in mem.traders or (counts is not None and counts[1] > 0)):
+        if not self.ladder or (counts is not None and counts[3] >= GENEROUS_PERCENT):
+            return ASK_AGAIN_ROUNDS
+        if partner in mem.traders or (counts is not None and counts[1] > 0):
             return ASK_TRADER_ROUNDS
         return ASK_AGAIN_ROUNDS
 
@@ -731,20 +735,26 @@ class NormalBot(BaseBot):
         return [(j, o) for _k, j, o in targets]
 
     def block_targets(self, game: Game, seat: int, d: Derived) -> list[tuple[int, int]]:
-        """(street, holder) of the streets that would complete a rival's group, held by a third seat.
+        """(street, holder) of the streets that would complete a rival's group, held by a third seat seen trading
+        with others or that has not turned down an offer of ours yet.
 
         A holder that trades sells at a price, and the rival one street short will soon offer it one: a group completed
         by trade decides games against seats that trade among themselves (issue #41). Bought first, the street
         keeps its price in net worth and the group stays open, as this seat does not sell a street that completes a
         rival's group (``outlook``)."""
+        mem = memory(game, seat)
+        answers, traders = mem.answers, mem.traders
         players = game.players
         targets: list[tuple[int, int]] = []
         for r in range(len(players)):
             if r == seat or players[r].out or allies(game, r, seat):
                 continue
             for missing, holder in d.near[r]:
-                if holder != seat and not players[holder].out and not allies(game, holder, seat):
-                    targets.append((missing, holder))
+                if holder == seat or players[holder].out or allies(game, holder, seat):
+                    continue
+                counts = answers.get(holder)
+                if holder in traders or counts is None or counts[0] == 0:
+                    targets.append((missing, holder))  # a seat that turned us down and trades with nobody: not asked
         return targets
 
     def block_offer(self, game: Game, info: BoardInfo, seat: int, res: int, targets: list[tuple[int, int]],
