@@ -2,11 +2,13 @@
 
 For buying, auctions, trade answers, bail-or-roll in jail and re-priced trade offers it plays each option
 forward on copies of the game (``game.copy(reseed=...)``, so it never sees the real dice) with the normal
-policy in every seat, and scores where it stands a couple of rounds later (:func:`~opolyx.bots.heuristics.standing`
-of every seat: cash, holdings with group completion, every building level). Every option is played with
-the same re-seeded dice (common random numbers), so the rollouts give *paired* differences, and the
-heuristic's own choice is overturned only when another option beats it by :data:`PRIOR` plus
-``confidence`` standard errors of those differences: noise alone rarely overturns a sound heuristic.
+policy in every seat but those of rivals seen playing otherwise, which play as they were seen to
+(:class:`_ObservedPolicy`), and scores where it stands a couple of rounds later
+(:func:`~opolyx.bots.heuristics.standing` of every seat: cash, holdings with group completion, every
+building level). Every option is played with the same re-seeded dice (common random numbers), so the
+rollouts give *paired* differences, and the heuristic's own choice is overturned only when another option
+beats it by :data:`PRIOR` plus ``confidence`` standard errors of those differences: noise alone rarely
+overturns a sound heuristic.
 
 Buying, auctions, trade answers and the jail rarely swing a game between sound players, so searching them
 buys little. The decision that does swing games is a trade: once a rival turns down the face-value ask for
