@@ -753,8 +753,9 @@ class NormalBot(BaseBot):
                 if holder == seat or players[holder].out or allies(game, holder, seat):
                     continue
                 counts = answers.get(holder)
+                # Not a seat that has turned us down and was seen trading with nobody: it would only refuse again.
                 if holder in traders or counts is None or counts[0] == 0:
-                    targets.append((missing, holder))  # a seat that turned us down and trades with nobody: not asked
+                    targets.append((missing, holder))
         return targets
 
     def block_offer(self, game: Game, info: BoardInfo, seat: int, res: int, targets: list[tuple[int, int]],
