@@ -11,13 +11,18 @@ over the proposer's last dealership or utility ("sold", the exploit of issue #41
 made that were declined ("declined").
 
     PYTHONPATH=src python benchmarks/bots_vs_field.py [--modes classic,blitz] [--fields builder,sitter,...]
-        [--strengths easy,normal,hard] [--games 120] [--seed 41]
+        [--strengths easy,normal,hard] [--games 120] [--seed 41] [--save run.json] [--against before.json]
+
+``--save`` writes every game's outcome; ``--against`` reads such a file from an earlier version of the bots (same
+seed and games) and prints, per cell and strength, this version's paired difference from it: an A/B of a change
+with the error of paired games rather than of two independent tables.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import time
 from typing import Any
@@ -96,8 +101,15 @@ def main() -> None:
     parser.add_argument("--strengths", default="easy,normal,hard")
     parser.add_argument("--games", type=int, default=120, help="games per cell and strength")
     parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--save", help="write every game's outcome (JSON) for a later --against")
+    parser.add_argument("--against", help="a --save file of an earlier version: print the paired differences")
     args = parser.parse_args()
     strengths = args.strengths.split(",")
+    saved: dict[str, list[bool]] = {}
+    before: dict[str, list[bool]] = {}
+    if args.against:
+        with open(args.against, encoding="utf-8") as f:
+            before = json.load(f)
     start = time.process_time()
     print(f"{args.games} games a cell, seed {args.seed}; win % [95 % interval]; sold / declined per game")
     for mode in args.modes.split(","):
@@ -117,7 +129,17 @@ def main() -> None:
             for lo_s, hi_s in itertools.pairwise(strengths):
                 mean, se = paired([r[0] for r in results[hi_s]], [r[0] for r in results[lo_s]])
                 steps.append(f"{hi_s}-{lo_s} {mean:+.1f}±{se:.1f}")
+            for s in strengths:
+                won = [r[0] for r in results[s]]
+                key = f"{args.seed}/{mode}/{field}/{s}"
+                saved[key] = won
+                if len(before.get(key, ())) == len(won):
+                    mean, se = paired(won, before[key])
+                    steps.append(f"{s} vs before {mean:+.1f}±{se:.1f}")
             print(f"  {field:<10} " + " | ".join(cells) + "  | " + ", ".join(steps), flush=True)
+            if args.save:
+                with open(args.save, "w", encoding="utf-8") as f:
+                    json.dump(saved, f)
     print(f"\n{time.process_time() - start:.0f} s CPU")
 
 

@@ -59,6 +59,15 @@ class SeatMemory:
     #: Rival seats seen rolling for doubles in jail (a failed try behind them) with the bail in hand: the hard
     #: bot's rollouts play them staying in jail rather than as the normal bot would.
     stayers: set[int] = field(default_factory=set)
+    #: Companies each rival was seen to come by from the bank (bought at the square or at auction), and the
+    #: ones it was seen to turn down at the square with the price in hand (an auction it started): a seat that
+    #: buys and never turns one down is played by the hard bot's rollouts as buying everything it can.
+    acquired: dict[int, int] = field(default_factory=dict)
+    passed_up: dict[int, int] = field(default_factory=dict)
+    #: The last auction whose decliner was noted (each is noted once), and the owners when purchases were last
+    #: looked for.
+    auction_noted: int = -1
+    owners_bought: list[int | None] = field(default_factory=list)
     #: The owners as this seat last looked at them (for noticing trades between other seats).
     owners_seen: list[int | None] = field(default_factory=list)
 

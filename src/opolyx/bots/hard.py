@@ -2,11 +2,13 @@
 
 For buying, auctions, trade answers, bail-or-roll in jail and re-priced trade offers it plays each option
 forward on copies of the game (``game.copy(reseed=...)``, so it never sees the real dice) with the normal
-policy in every seat, and scores where it stands a couple of rounds later (:func:`~opolyx.bots.heuristics.standing`
-of every seat: cash, holdings with group completion, every building level). Every option is played with
-the same re-seeded dice (common random numbers), so the rollouts give *paired* differences, and the
-heuristic's own choice is overturned only when another option beats it by :data:`PRIOR` plus
-``confidence`` standard errors of those differences: noise alone rarely overturns a sound heuristic.
+policy in every seat but those of rivals seen playing otherwise, which play as they were seen to
+(:class:`_ObservedPolicy`), and scores where it stands a couple of rounds later
+(:func:`~opolyx.bots.heuristics.standing` of every seat: cash, holdings with group completion, every
+building level). Every option is played with the same re-seeded dice (common random numbers), so the
+rollouts give *paired* differences, and the heuristic's own choice is overturned only when another option
+beats it by :data:`PRIOR` plus ``confidence`` standard errors of those differences: noise alone rarely
+overturns a sound heuristic.
 
 Buying, auctions, trade answers and the jail rarely swing a game between sound players, so searching them
 buys little. The decision that does swing games is a trade: once a rival turns down the face-value ask for
@@ -37,7 +39,7 @@ from opolyx.bots.heuristics import (
     standing,
     trust_log,
 )
-from opolyx.bots.normal import NormalBot, listens, note_answers, note_offer
+from opolyx.bots.normal import SILENT_AFTER, NormalBot, listens, note_answers, note_offer
 from opolyx.engine.state import Offer
 from opolyx.engine.teams import allies
 from opolyx.engine.trades import may_offer
@@ -72,11 +74,81 @@ class _RolloutPolicy(NormalBot):
     rent_outlook = False
 
 
-class _StayerPolicy(_RolloutPolicy):
-    """A rival seen staying in jail with the bail in hand, as the rollouts play it: it rolls for doubles."""
+class _ObservedPolicy(_RolloutPolicy):
+    """A rival as the rollouts play it once it has been seen playing otherwise than the normal bot.
+
+    ``eager``: seen buying every company it came by and turning none down with the price in hand — it buys
+    whatever it can pay for, bids up to list price and builds at once, with no reserve (the buy-everything
+    bots many simulators ship). ``refuses``: it turned down our offers, accepted none and was seen trading
+    with nobody — it turns every offer down. ``stays``: seen rolling for doubles in jail with the bail in
+    hand — it stays in jail. Played as the normal bot, such a seat would leave companies to auction that it
+    really buys, keep cash back that it really spends on levels, and sell what it never sells."""
+
+    def __init__(self, seed: int, *, eager: bool, refuses: bool, stays: bool) -> None:
+        super().__init__(seed)
+        self.eager = eager
+        self.refuses = refuses
+        self.stays = stays
+        if eager:
+            self.build_reserve_share = 0.0  # builds with every coin it has
 
     def jail_choice(self, game: Game, info: BoardInfo, seat: int, res: int) -> Action:
-        return {"type": "jail_roll"}
+        if self.stays:
+            return {"type": "jail_roll"}
+        return super().jail_choice(game, info, seat, res)
+
+    def on_buy(self, game: Game, info: BoardInfo, seat: int) -> Action:
+        sq = game.offer_square
+        if self.eager and sq is not None and game.players[seat].cash >= info.price[sq]:
+            return {"type": "buy"}
+        return super().on_buy(game, info, seat)
+
+    def auction_limit(self, game: Game, info: BoardInfo, seat: int, sq: int, auction_id: int) -> int:
+        if self.eager:
+            return min(info.price[sq], game.players[seat].cash)
+        return super().auction_limit(game, info, seat, sq, auction_id)
+
+    def answer_trade(self, game: Game, info: BoardInfo, seat: int, trade: Trade) -> Action:
+        if self.refuses:
+            return {"type": "decline_trade", "trade": trade.id}
+        return super().answer_trade(game, info, seat, trade)
+
+
+#: Companies a rival must be seen acquiring, none turned down with the price in hand, before the rollouts
+#: play it as buying everything: early on every sound player buys nearly everything too.
+EAGER_AFTER: Final = 3
+
+
+def note_rivals(game: Game, seat: int) -> None:
+    """Notice, for the rollouts (:class:`_ObservedPolicy`), what the rivals do with companies and in jail.
+
+    Looked at whenever ``seat`` decides, from the public position only: a company that went from the bank to
+    a rival was acquired by it; an auction shows whose turn down started it (the last bidder, docs/rules.md
+    §5), which counts when that seat had the price in hand; a seat in jail after a failed roll with the bail
+    in hand stays."""
+    mem = memory(game, seat)
+    players = game.players
+    bail = game.rules.jail_bail
+    for q in players:
+        if q.in_jail and q.jail_tries and q.cash >= bail and q.seat != seat and not q.out:
+            mem.stayers.add(q.seat)
+    a = game.auction
+    if a is not None and a.id != mem.auction_noted:
+        mem.auction_noted = a.id
+        decliner = a.order[-1]
+        if decliner != seat and players[decliner].cash >= game.board.squares[a.square].price:
+            mem.passed_up[decliner] = mem.passed_up.get(decliner, 0) + 1
+    owner = game.owner
+    seen = mem.owners_bought
+    if seen == owner:
+        return
+    if seen:
+        acquired = mem.acquired
+        for i in range(len(owner)):
+            b = owner[i]
+            if seen[i] is None and b is not None and b != seat:
+                acquired[b] = acquired.get(b, 0) + 1
+    mem.owners_bought = owner[:]
 
 
 class HardBot(NormalBot):
@@ -116,17 +188,14 @@ class HardBot(NormalBot):
         self.budget_ms = min(DEFAULT_BUDGET_MS if budget_ms is None else budget_ms, HARD_LIMIT_MS - 5)
         self.step_budget = int(self.budget_ms * STEPS_PER_MS)
         self.policy = _RolloutPolicy(self.rng.randrange(2**31))
-        # Seeded apart from ``self.rng`` (the policies draw only jackpot numbers): the look-ahead's own dice
-        # stay those of a bot that has seen no stayer.
-        self.stayer_policy = _StayerPolicy(seed ^ 0x5EA7)
+        self.seed = seed
+        #: The rivals' observed policies by (eager, refuses, stays), made when first needed.
+        self.observed: dict[tuple[bool, bool, bool], _ObservedPolicy] = {}
 
     def choose(self, game: Game, seat: int) -> Action:
-        """Notice what the rivals do that the rollouts should copy (``SeatMemory.stayers``), then decide."""
+        """Notice what the rivals do that the rollouts should copy (:func:`note_rivals`), then decide."""
         if game.result is None:
-            bail = game.rules.jail_bail
-            for q in game.players:
-                if q.in_jail and q.jail_tries and q.cash >= bail and q.seat != seat and not q.out:
-                    memory(game, seat).stayers.add(q.seat)
+            note_rivals(game, seat)
         return super().choose(game, seat)
 
     # ------------------------------------------------------------------ the search
@@ -209,10 +278,33 @@ class HardBot(NormalBot):
         return max(range(len(options)), key=lambda k: means[k])
 
     def rollout_policies(self, game: Game, seat: int) -> list[NormalBot]:
-        """Who plays each seat in the rollouts: the normal policy, but for what a rival has been seen doing
-        itself (``SeatMemory.stayers``: staying in jail)."""
-        stayers = memory(game, seat).stayers
-        return [self.stayer_policy if s in stayers else self.policy for s in range(len(game.players))]
+        """Who plays each seat in the rollouts: the normal policy, but for a rival seen playing otherwise
+        (:func:`note_rivals`), which is played as it was seen to play (:class:`_ObservedPolicy`)."""
+        policies: list[NormalBot] = []
+        for s in range(len(game.players)):
+            kind = (False, False, False) if s == seat else self.observed_kind(game, seat, s)
+            if kind == (False, False, False):
+                policies.append(self.policy)
+                continue
+            policy = self.observed.get(kind)
+            if policy is None:
+                # Seeded apart from ``self.rng`` (the policies draw only jackpot numbers): the look-ahead's own
+                # dice stay those of a bot that has observed nothing.
+                eager, refuses, stays = kind
+                policy = self.observed[kind] = _ObservedPolicy(
+                    self.seed ^ (0x5EA7 + 4 * eager + 2 * refuses + stays), eager=eager, refuses=refuses, stays=stays)
+            policies.append(policy)
+        return policies
+
+    @staticmethod
+    def observed_kind(game: Game, seat: int, rival: int) -> tuple[bool, bool, bool]:
+        """(eager, refuses, stays) for ``rival`` from what ``seat`` has seen of it (:class:`_ObservedPolicy`)."""
+        mem = memory(game, seat)
+        eager = mem.acquired.get(rival, 0) >= EAGER_AFTER and not mem.passed_up.get(rival)
+        counts = mem.answers.get(rival)
+        refuses = (counts is not None and counts[1] == 0 and counts[0] >= SILENT_AFTER
+                   and rival not in mem.traders)
+        return eager, refuses, rival in mem.stayers
 
     @staticmethod
     def _play_out(g: Game, seat: int, action: Action, horizon: int, policies: list[NormalBot], timed: bool,

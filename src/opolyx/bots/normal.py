@@ -47,6 +47,16 @@ ENVY: Final = 0.35
 #: The same items are asked of the same partner again only this many rounds on (and, but for a street, for
 #: more cash): one ask per window, so a declined offer is not repeated every turn.
 ASK_AGAIN_ROUNDS: Final = 10
+#: A seat seen trading (with anyone) turns an offer down for its price, not for trading: the street that completes
+#: our group is asked of it again this many rounds on, each ask :data:`DEARER_STEP` of the street's trade value above
+#: the price it turned down (up to the price the partner's own judgement should take, or past it while the deal
+#: still pays us): a face-value trader sells at its first step, a careful one at the last. Groups completed ten
+#: rounds late lost games to traders that complete theirs among themselves (issue #41).
+ASK_TRADER_ROUNDS: Final = 2
+DEARER_STEP: Final = 0.25
+#: Percent of face value offered to a third seat that trades for the street that would complete a rival's group
+#: (``block_offer``): a seat that trades sells above face value, and a rival's group kept open is worth more.
+BLOCK_PERCENT: Final = 125
 
 #: Offers a rival may turn down, having accepted none, before it is offered nothing more: a seat that never
 #: trades (many outside bots, many people) was sent some twenty declined offers a game at rising prices.
@@ -151,6 +161,10 @@ class NormalBot(BaseBot):
     rent_outlook = True
     #: Share of a company's rent to come (``outlook.holding_outlook``) an auction bid may pay above its price.
     auction_outlook = 0.0
+    #: Ask a seat that trades again soon and a step dearer for the street that completes our group (``ask_window``).
+    ladder = True
+    #: Buy from a third seat that trades the street that would complete a rival's group (``block_offer``).
+    blocking = True
 
     def rounds_left(self, game: Game) -> int:
         return game.rules.round_limit - game.round
@@ -555,7 +569,7 @@ class NormalBot(BaseBot):
         note_traders(game, seat)
         if mem.pending:
             note_answers(game, seat)
-        rounds, band = game.round // ASK_AGAIN_ROUNDS, game.players[seat].cash // 2000
+        rounds, band = game.round // ASK_TRADER_ROUNDS, game.players[seat].cash // 2000
         idle = mem.idle_scan
         if idle is not None and idle[0] == d.serial and idle[1] == rounds and idle[2] == band and not game.rules.teams:
             return None
@@ -572,14 +586,17 @@ class NormalBot(BaseBot):
         collect = d.by_owner.get(key)
         if collect is None:
             collect = d.by_owner[key] = self.assembly_targets(game, info, seat) + self.collect_targets(game, info, seat)
-        if not game.rules.teams and not d.near[seat] and not collect:
+        blocks = self.block_targets(game, seat, d) if self.blocking else []
+        if not game.rules.teams and not d.near[seat] and not collect and not blocks:
             mem.idle_scan = scan
-            return None  # nothing to complete and nothing to collect
+            return None  # nothing to complete, to block or to collect
         action = None
         if game.rules.teams:
             action = self.team_gift(game, info, seat, res)
         if action is None and d.near[seat]:
             action = self.completion_offer(game, info, seat, res, d)
+        if action is None and blocks:
+            action = self.block_offer(game, info, seat, res, blocks, d)
         if action is None and collect:
             action = self.collection_offer(game, info, seat, res, collect, d)
         if action is not None:
@@ -591,21 +608,16 @@ class NormalBot(BaseBot):
             mem.idle_scan = scan
         return action
 
-    def _declined_lately(self, game: Game, seat: int, to: int, give: tuple[int, ...], take: tuple[int, ...]) -> bool:
-        """True if :meth:`_remember` would refuse these items whatever the cash (made under ``ASK_AGAIN_ROUNDS``
-        rounds ago)."""
-        before = memory(game, seat).proposals.get((to, give, take))
-        return before is not None and game.round - before[0] < ASK_AGAIN_ROUNDS
-
     def _remember(self, game: Game, seat: int, to: int, give: tuple[int, ...], take: tuple[int, ...],
-                  cash_to_partner: int) -> bool:
-        """True (and recorded) if this proposal is new: same items again only later and for more cash."""
+                  cash_to_partner: int, window: int = ASK_AGAIN_ROUNDS) -> bool:
+        """True (and recorded) if this proposal is new: same items again only ``window`` rounds later and for more
+        cash."""
         mem = memory(game, seat)
         key = (to, give, take)
         before = mem.proposals.get(key)
         if before is not None:
             rnd, cash = before
-            if game.round - rnd < ASK_AGAIN_ROUNDS or cash_to_partner <= cash:
+            if game.round - rnd < window or cash_to_partner <= cash:
                 return False
         mem.proposals[key] = (game.round, cash_to_partner)
         return True
@@ -628,16 +640,55 @@ class NormalBot(BaseBot):
             swap = self._swap_square(game, info, seat, o, d)
             options: list[tuple[int, ...]] = [(swap,)] if swap is not None else []
             options.append(())
+            window = self.ask_window(game, seat, o)
+            proposals = memory(game, seat).proposals
             for give_squares in options:
-                if self._declined_lately(game, seat, o, give_squares, take.squares):
+                before = proposals.get((o, give_squares, take.squares))
+                if before is not None and game.round - before[0] < window:
                     continue
                 offer = self._cash_for(game, info, seat, o, give_squares, take, value, cash, res)
                 if offer is None:
                     continue
-                if not self._remember(game, seat, o, offer.squares, take.squares, offer.cash):
+                if before is not None and window < ASK_AGAIN_ROUNDS:
+                    # A trading seat's price is found by steps from the one it turned down, up to what the
+                    # partner's judgement would take (or past it, while the deal still pays us).
+                    step = self._dearer(game, info, seat, o, give_squares, take, value, before[1], cash, res)
+                    if step is not None and (offer.cash <= before[1] or step.cash < offer.cash):
+                        offer = step
+                    elif offer.cash <= before[1]:
+                        continue
+                if not self._remember(game, seat, o, offer.squares, take.squares, offer.cash, window):
                     continue
                 return {"type": "propose_trade", "to": o, "give": offer.to_public(), "take": take.to_public()}
         return None
+
+    def ask_window(self, game: Game, seat: int, partner: int) -> int:
+        """Rounds before the street that completes our group is asked of ``partner`` again: soon, and dearer
+        (:data:`ASK_TRADER_ROUNDS`), of a seat that trades (it accepted one of our offers or was seen trading)
+        and has not turned down a generous price (:data:`GENEROUS_PERCENT` of face value or more): one that
+        has, sells some things but not this kind, and steps up to it would only be turned down again."""
+        mem = memory(game, seat)
+        counts = mem.answers.get(partner)
+        if not self.ladder or (counts is not None and counts[3] >= GENEROUS_PERCENT):
+            return ASK_AGAIN_ROUNDS
+        if partner in mem.traders or (counts is not None and counts[1] > 0):
+            return ASK_TRADER_ROUNDS
+        return ASK_AGAIN_ROUNDS
+
+    def _dearer(self, game: Game, info: BoardInfo, seat: int, partner: int, give_squares: tuple[int, ...],
+                take: Offer, value: int, last: int, cash: int, res: int) -> Offer | None:
+        """The cash one step (:data:`DEARER_STEP` of ``value``) above ``last``, the price a trading seat turned
+        down, while the deal still pays us more than ENVY of what it pays the partner and stays fair."""
+        c = last + max(100, int(value * DEARER_STEP) // 100 * 100)
+        give_value = game.trade_value(Offer(0, give_squares))
+        if give_value + c > 2 * value or c > cash - res // 2:
+            return None
+        if min(give_value + c, value) * 100 < max(give_value + c, value) * game.rules.trade_fairness_percent:
+            return None
+        d_prop, d_rec = self.trade_deltas(game, info, seat, partner, Offer(0, give_squares), take)
+        if d_prop - c <= 0 or d_prop - c < ENVY * (d_rec + c):
+            return None
+        return Offer(c, give_squares)
 
     def _face_value_offer(self, game: Game, info: BoardInfo, seat: int, partner: int, take: Offer, value: int,
                           cash: int, res: int) -> Action | None:
@@ -682,6 +733,47 @@ class NormalBot(BaseBot):
                 targets.append((-info.hot[j] - mine, j, o))
         targets.sort()
         return [(j, o) for _k, j, o in targets]
+
+    def block_targets(self, game: Game, seat: int, d: Derived) -> list[tuple[int, int]]:
+        """(street, holder) of the streets that would complete a rival's group, held by a third seat seen trading
+        with others or that has not turned down an offer of ours yet.
+
+        A holder that trades sells at a price, and the rival one street short will soon offer it one: a group completed
+        by trade decides games against seats that trade among themselves (issue #41). Bought first, the street
+        keeps its price in net worth and the group stays open, as this seat does not sell a street that completes a
+        rival's group (``outlook``)."""
+        mem = memory(game, seat)
+        answers, traders = mem.answers, mem.traders
+        players = game.players
+        targets: list[tuple[int, int]] = []
+        for r in range(len(players)):
+            if r == seat or players[r].out or allies(game, r, seat):
+                continue
+            for missing, holder in d.near[r]:
+                if holder == seat or players[holder].out or allies(game, holder, seat):
+                    continue
+                counts = answers.get(holder)
+                # Not a seat that has turned us down and was seen trading with nobody: it would only refuse again.
+                if holder in traders or counts is None or counts[0] == 0:
+                    targets.append((missing, holder))
+        return targets
+
+    def block_offer(self, game: Game, info: BoardInfo, seat: int, res: int, targets: list[tuple[int, int]],
+                    d: Derived) -> Action | None:
+        """Cash above face value (:data:`BLOCK_PERCENT`) for a street that would complete a rival's group, once
+        per street and holder while it stays so, within the cash above the reserve."""
+        cash = game.players[seat].cash
+        for j, o in targets:
+            if (o, (), (j,)) in memory(game, seat).proposals or not listens(game, seat, o):
+                continue
+            price = -(-d.trade_value(game, j) * BLOCK_PERCENT // 10000) * 100
+            if cash - price < res + 1000 or not may_offer(game, o, j, info.group_members[j]):
+                continue
+            if not self._remember(game, seat, o, (), (j,), price):
+                continue
+            return {"type": "propose_trade", "to": o, "give": {"cash": price, "squares": []},
+                    "take": {"cash": 0, "squares": [j]}}
+        return None
 
     def collect_targets(self, game: Game, info: BoardInfo, seat: int) -> list[tuple[int, int]]:
         """(square, owner) of the rivals' dealerships and utilities while this seat holds one of the kind.
