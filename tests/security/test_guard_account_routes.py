@@ -1,0 +1,98 @@
+"""The accounts routes (server/accounts/routes.py) over real HTTP, from the attacker's side (issue 46):
+the requests each check refuses, next to the closest one it lets through."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from live_server import ThreadServer, quick_settings
+from opolyx.progression import Credit
+from opolyx.server.accounts.routes import week_start
+from opolyx.storage import NewRoom, SeatRecord, SqlStore
+from opolyx.storage.tables import xp_awards
+from opolyx.storage.testing import TestDatabase
+
+
+@pytest.fixture
+def server(database: TestDatabase, tmp_path: Path) -> Iterator[ThreadServer]:
+    settings = quick_settings(tmp_path / "data", database_url=database.url, database_schema=database.schema)
+    with ThreadServer(settings) as s:
+        yield s
+
+
+def _store(database: TestDatabase, fn: Callable[[SqlStore], Awaitable[Any]]) -> Any:
+    """Run ``fn`` against the server's database from outside it (a second connection)."""
+
+    async def run() -> Any:
+        store = await SqlStore.open(database.url, schema=database.schema)
+        try:
+            return await fn(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def _guest(server: ThreadServer, nickname: str) -> httpx.Client:
+    client = httpx.Client(base_url=server.base, timeout=30)
+    r = client.post("/api/session", json={"nickname": nickname, "language": "en"})
+    assert r.status_code in (200, 201), r.text
+    return client
+
+
+def test_the_week_starts_on_monday_at_midnight_utc() -> None:
+    wednesday = datetime(2026, 12, 2, 15, 30, 12, 345, tzinfo=UTC)
+    assert week_start(wednesday) == datetime(2026, 11, 30, tzinfo=UTC)
+    monday = datetime(2026, 11, 30, tzinfo=UTC)
+    assert week_start(monday) == monday
+    sunday = datetime(2026, 12, 6, 23, 59, 59, tzinfo=UTC)
+    assert week_start(sunday) == monday
+
+
+def test_the_weeks_leaderboard_leaves_out_xp_earned_before_monday(server: ThreadServer, database: TestDatabase) -> None:
+    """The week's board is not the all-time board: an old champion does not top it, and this week's
+    players are ranked by what they earned this week alone."""
+
+    async def play(store: SqlStore) -> None:
+        for u in ("old", "new", "other"):
+            await store.create_user(u, u.capitalize(), "en")
+        for room_id, winner, xp in (("g-old", "old", 900), ("g-new", "new", 120)):
+            await store.create_room(NewRoom(room_id, None, "classic", 2, True, winner, winner))
+            await store.take_seat(room_id, 1, user_id="other", bot=None, name="other")
+            seats = [SeatRecord(0, winner, None, winner), SeatRecord(1, "other", None, "other")]
+            await store.start_game(room_id, seed=1, seats=seats, seat_info=[{}, {}])
+            credits = [
+                Credit(0, winner, xp, {"total": xp}, True, None),
+                Credit(1, "other", 5, {"total": 5}, False, None),
+            ]
+            await store.finish_game(room_id, None, credits)
+        before_monday = week_start(datetime.now(UTC)) - timedelta(seconds=1)
+        async with store.engine.begin() as conn:
+            await conn.execute(
+                xp_awards.update().where(xp_awards.c.game_id == "g-old").values(created_at=before_monday)
+            )
+
+    _store(database, play)
+    viewer = _guest(server, "Viewer")
+    try:
+        every = viewer.get("/api/leaderboard", params={"by": "xp", "period": "all"}).json()
+        assert [(r["user_id"], r["value"]) for r in every["rows"]] == [("old", 900), ("new", 120), ("other", 10)]
+        week = viewer.get("/api/leaderboard", params={"by": "xp", "period": "week"}).json()
+        assert week["period"] == "week"
+        assert [(r["user_id"], r["value"]) for r in week["rows"]] == [("new", 120), ("other", 5)]
+        wins = viewer.get("/api/leaderboard", params={"by": "wins", "period": "week"}).json()
+        assert [(r["user_id"], r["value"]) for r in wins["rows"]] == [("new", 1)]
+        top = viewer.get("/api/leaderboard", params={"by": "xp", "period": "week", "limit": 1}).json()
+        assert [r["user_id"] for r in top["rows"]] == ["new"]
+        assert viewer.get("/api/leaderboard", params={"limit": 0}).status_code == 422
+        assert viewer.get("/api/leaderboard", params={"limit": 101}).status_code == 422
+        assert viewer.get("/api/leaderboard", params={"period": "year"}).status_code == 422
+    finally:
+        viewer.close()

@@ -1,0 +1,470 @@
+"""The accounts store's scoping from the attacker's side (issue 46): every write names one person's rows,
+and a request about one account (a merge, a deletion, a profile change, a sign-out, a link) must leave
+every other account's rows exactly as they were. Each test sets up a bystander next to the target."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from opolyx.progression import Credit, merged
+from opolyx.storage import ChatRecord, NewRoom, SeatRecord, SqlStore
+from opolyx.storage.accounts import LINK_EXPIRED, LINK_UNKNOWN, LINK_USED
+from opolyx.storage.accounts_sql import DELETED_NAME, DELETED_TEXT, SEEN_RESOLUTION
+from opolyx.storage.tables import magic_links, users, xp_awards
+from opolyx.storage.testing import TestDatabase
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def store(database: TestDatabase) -> AsyncIterator[SqlStore]:
+    s = await SqlStore.open(database.url, schema=database.schema)
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+async def _people(store: SqlStore, *ids: str) -> None:
+    for u in ids:
+        await store.create_user(u, u, "en")
+
+
+async def _game(store: SqlStore, room_id: str, people: list[str], *, names: list[str] | None = None) -> None:
+    """A running game with these people in seats 0..n-1 (the first one created the room)."""
+    await store.create_room(NewRoom(room_id, None, "classic", 6, True, people[0], people[0]))
+    for i, u in enumerate(people[1:], start=1):
+        await store.take_seat(room_id, i, user_id=u, bot=None, name=u)
+    seats = [SeatRecord(i, u, None, u) for i, u in enumerate(people)]
+    info: list[object] = [{"name": n} for n in (names or people)]
+    await store.start_game(room_id, seed=1, seats=seats, seat_info=info)  # type: ignore[arg-type]
+
+
+def _credit(seat: int, user: str, xp: int, *, won: bool = False, refused: str | None = None) -> Credit:
+    return Credit(seat, user, xp, {"total": xp}, won, refused)
+
+
+async def _set(store: SqlStore, user_id: str, **values: object) -> None:
+    async with store.engine.begin() as conn:
+        await conn.execute(users.update().where(users.c.id == user_id).values(**values))
+
+
+def _chat(user: str, text: str, seat: int = 0) -> ChatRecord:
+    return ChatRecord(user, seat, False, text, 1.0, user)
+
+
+# --- sessions ------------------------------------------------------------------------------------------
+
+
+async def test_a_request_refreshes_only_its_own_sessions_last_seen_and_not_too_often(store: SqlStore) -> None:
+    await _people(store, "u")
+    later = _now() + timedelta(days=1)
+    await store.create_session("s1", "u", "h1", user_agent="A", expires_at=later)
+    await store.create_session("s2", "u", "h2", user_agent="B", expires_at=later)
+    seen = {s.id: s.last_seen_at for s in await store.list_sessions("u", _now())}
+    just_inside = seen["s1"] + SEEN_RESOLUTION
+    record = await store.session_by_token("h1", just_inside)
+    assert record is not None and record.id == "s1" and record.user_id == "u"
+    after = {s.id: s.last_seen_at for s in await store.list_sessions("u", _now())}
+    assert after == seen, "not written again within the resolution"
+    past = seen["s1"] + SEEN_RESOLUTION + timedelta(seconds=1)
+    assert await store.session_by_token("h1", past) is not None
+    after = {s.id: s.last_seen_at for s in await store.list_sessions("u", _now())}
+    assert after["s1"] == past, "the session that made the request is refreshed"
+    assert after["s2"] == seen["s2"], "a session that made no request is not"
+
+
+async def test_a_session_is_listed_until_its_expiry_and_newest_first(store: SqlStore) -> None:
+    await _people(store, "u", "v")
+    now = _now()
+    await store.create_session("s1", "u", "h1", user_agent="x" * 300, expires_at=now + timedelta(hours=1))
+    await store.create_session("s2", "u", "h2", user_agent="", expires_at=now + timedelta(hours=2))
+    await store.create_session("sv", "v", "hv", user_agent=None, expires_at=now + timedelta(hours=2))
+    await store.session_by_token("h2", now + timedelta(minutes=30))  # refreshes s2's last_seen_at
+    listed = await store.list_sessions("u", now + timedelta(minutes=30))
+    assert [s.id for s in listed] == ["s2", "s1"], "most recently seen first, nobody else's"
+    assert [s.user_agent for s in listed] == [None, "x" * 200], "cut to 200 characters; empty is none"
+    assert [s.id for s in await store.list_sessions("u", now + timedelta(hours=1))] == ["s2"]
+    assert await store.session_by_token("h1", now + timedelta(hours=1)) is None, "expired at its expiry"
+
+
+async def test_signing_out_another_persons_session_by_its_id_revokes_nothing(store: SqlStore) -> None:
+    await _people(store, "attacker", "victim")
+    later = _now() + timedelta(days=1)
+    await store.create_session("mine", "attacker", "ha", user_agent=None, expires_at=later)
+    await store.create_session("theirs", "victim", "hv", user_agent=None, expires_at=later)
+    await store.create_session("theirs2", "victim", "hv2", user_agent=None, expires_at=later)
+    assert await store.revoke_sessions("attacker", only="theirs") == 0
+    assert await store.revoke_sessions("attacker", keep="mine") == 0
+    assert await store.session_by_token("hv", _now()) is not None
+    assert await store.session_by_token("ha", _now()) is not None
+    assert await store.revoke_sessions("attacker") == 1
+    assert await store.session_by_token("ha", _now()) is None
+    assert await store.session_by_token("hv", _now()) is not None and await store.session_by_token("hv2", _now())
+    assert await store.revoke_sessions("attacker") == 0, "a revoked session is not revoked twice"
+    assert await store.revoke_sessions("victim", keep="theirs") == 1
+    assert await store.session_by_token("hv", _now()) is not None
+    assert await store.session_by_token("hv2", _now()) is None
+
+
+# --- magic links ---------------------------------------------------------------------------------------
+
+
+async def test_opening_one_link_leaves_every_other_link_usable(store: SqlStore) -> None:
+    expires = _now() + timedelta(minutes=15)
+    await store.create_magic_link("h1", "a@example.org", guest_id="g", expires_at=expires)
+    await store.create_magic_link("h2", "b@example.org", guest_id=None, expires_at=expires)
+    used = await store.consume_magic_link("h1", _now())
+    assert not isinstance(used, str) and (used.email, used.guest_id) == ("a@example.org", "g")
+    peeked = await store.peek_magic_link("h2", _now())
+    assert peeked is not None and (peeked.email, peeked.guest_id) == ("b@example.org", None)
+    other = await store.consume_magic_link("h2", _now())
+    assert not isinstance(other, str) and other.email == "b@example.org"
+    assert await store.peek_magic_link("h1", _now()) is None
+    assert await store.peek_magic_link("nope", _now()) is None
+
+
+async def test_a_link_stops_working_at_its_expiry_exactly(store: SqlStore) -> None:
+    expires = _now() + timedelta(minutes=15)
+    await store.create_magic_link("h", "a@example.org", guest_id=None, expires_at=expires)
+    assert await store.peek_magic_link("h", expires) is None
+    assert await store.consume_magic_link("h", expires) == LINK_EXPIRED
+    before = expires - timedelta(seconds=1)
+    assert await store.peek_magic_link("h", before) is not None
+    assert not isinstance(await store.consume_magic_link("h", before), str)
+    assert await store.consume_magic_link("h", before) == LINK_USED
+    assert await store.consume_magic_link("never-made", before) == LINK_UNKNOWN
+
+
+# --- addresses and profiles ----------------------------------------------------------------------------
+
+
+async def test_an_address_names_only_the_account_it_was_attached_to(store: SqlStore) -> None:
+    await _people(store, "a", "b")
+    assert await store.user_by_email("a@example.org") is None
+    await store.attach_email("a", "a@example.org")
+    assert await store.user_by_email("a@example.org") == "a"
+    a, b = await store.get_user("a"), await store.get_user("b")
+    assert a is not None and a.email == "a@example.org"
+    assert b is not None and b.email is None, "the bystander keeps no address"
+
+
+async def test_changing_ones_profile_changes_nobody_elses(store: SqlStore) -> None:
+    await _people(store, "a", "b")
+    await store.update_profile("a", nickname="Annie", avatar="dragon", language="de")
+    a, b = await store.get_user("a"), await store.get_user("b")
+    assert a is not None and (a.nickname, a.avatar, a.language) == ("Annie", "dragon", "de")
+    assert b is not None and (b.nickname, b.avatar, b.language) == ("b", None, "en")
+    await store.update_profile("a", nickname=None, avatar=None, language="fr")
+    a = await store.get_user("a")
+    assert a is not None and (a.nickname, a.avatar, a.language) == ("Annie", "dragon", "fr"), "omitted fields stay"
+    await store.update_profile("a", nickname=None, avatar="cat", language=None)
+    await store.update_profile("a", nickname="Ann", avatar=None, language=None)
+    await store.update_profile("a", nickname=None, avatar=None, language=None)
+    a = await store.get_user("a")
+    assert a is not None and (a.nickname, a.avatar, a.language) == ("Ann", "cat", "fr")
+
+
+# --- merging a guest -----------------------------------------------------------------------------------
+
+
+async def test_a_merge_moves_only_the_guests_rows(store: SqlStore) -> None:
+    await _people(store, "guest", "acct", "other")
+    await store.attach_email("acct", "a@example.org")
+    await _game(store, "g1", ["guest", "other"])
+    await store.finish_game("g1", None, [])
+    await _game(store, "g2", ["other", "acct"])
+    await store.add_chat("g1", _chat("guest", "hi from the guest"))
+    await store.add_chat("g1", _chat("other", "hi from other", seat=1))
+    later = _now() + timedelta(days=1)
+    await store.create_session("gs", "guest", "gh", user_agent=None, expires_at=later)
+    await store.create_session("as", "acct", "ah", user_agent=None, expires_at=later)
+    await store.create_session("os", "other", "oh", user_agent=None, expires_at=later)
+    await store.merge_user("guest", "acct", merged)
+    g1, g2 = await store.get_room("g1"), await store.get_room("g2")
+    assert g1 is not None and [s.user_id for s in g1.seats] == ["acct", "other"]
+    assert g1.creator_id == "acct", "the guest's room is the account's now"
+    assert g2 is not None and [s.user_id for s in g2.seats] == ["other", "acct"]
+    assert g2.creator_id == "other", "a bystander's room keeps its creator"
+    chat = await store.recent_chat("g1", 10)
+    assert [(c.user_id, c.text) for c in chat] == [("acct", "hi from the guest"), ("other", "hi from other")]
+    assert await store.session_by_token("gh", _now()) is None, "the guest's sessions end"
+    assert await store.session_by_token("ah", _now()) is not None, "the account's do not"
+    assert await store.session_by_token("oh", _now()) is not None, "nor a bystander's"
+    assert await store.active_room_of("other") == "g2"
+
+
+async def test_merged_xp_counts_against_the_accounts_daily_cap_by_what_it_added(store: SqlStore) -> None:
+    """An account that already had XP absorbs a guest: only the XP the merge added counts today."""
+    await _people(store, "guest", "acct", "other")
+    await store.attach_email("acct", "a@example.org")
+    await _set(store, "acct", xp=1000, level=5)  # earned on earlier days
+    await _set(store, "guest", xp=300)
+    await store.merge_user("guest", "acct", merged)
+    acct = await store.get_user("acct")
+    assert acct is not None and acct.xp == 1300
+    guest = await store.get_user("guest")
+    assert guest is None, "the emptied guest row is gone"
+    await _game(store, "g", ["acct", "other"])
+    (award,) = await store.finish_game("g", None, [_credit(0, "acct", 1500)])
+    assert award.xp == 1500 - 300, "the cap has 1200 XP left after a 300-XP merge"
+
+
+async def test_a_guest_cannot_be_merged_into_itself_or_a_missing_account(store: SqlStore) -> None:
+    await _people(store, "guest")
+    await _set(store, "guest", xp=300, level=3, wins=2)
+    await store.merge_user("guest", "guest", merged)
+    await store.merge_user("guest", "nobody", merged)
+    await store.merge_user("nobody", "guest", merged)
+    guest = await store.get_user("guest")
+    assert guest is not None and (guest.xp, guest.level, guest.wins) == (300, 3, 2)
+
+
+# --- deleting an account -------------------------------------------------------------------------------
+
+
+async def test_deleting_an_account_touches_its_rooms_and_only_its_own_data(store: SqlStore) -> None:
+    await _people(store, "a", "b", "c")
+    await store.attach_email("a", "a@example.org")
+    await store.attach_email("b", "b@example.org")
+    await _game(store, "sat", ["a", "b"], names=["Alice", "Bob"])
+    await store.finish_game("sat", None, [])
+    await _game(store, "spoke", ["c", "b"], names=["Cee", "Bob"])
+    await store.finish_game("spoke", None, [])
+    await store.add_chat("spoke", ChatRecord("Alice", None, True, "a spectator's line", 1.0, "a"))
+    await store.add_chat("spoke", _chat("c", "c's line"))
+    await _game(store, "apart", ["b", "c"], names=["Bob", "Cee"])  # a never came here
+    await store.add_seat_marks("apart", 0, ["user:b"])
+    later = _now() + timedelta(days=1)
+    for u in ("a", "b"):
+        await store.create_session(f"s{u}", u, f"h{u}", user_agent=None, expires_at=later)
+        await store.create_api_key(f"k{u}", u, "bot", f"kh{u}")
+        await store.create_magic_link(f"link-{u}", f"{u}@example.org", guest_id=None, expires_at=later)
+        await store.create_magic_link(f"guest-{u}", "new@example.org", guest_id=u, expires_at=later)
+    await store.finish_game("apart", None, [_credit(0, "b", 325)])
+    assert await store.cards_of("b")
+
+    touched = await store.delete_account("a")
+
+    assert touched == ["sat", "spoke"], "where a sat or spoke: the rooms whose names must be refreshed"
+    sat, spoke, apart = [await store.get_room(r) for r in ("sat", "spoke", "apart")]
+    assert sat is not None and sat.seat_info == [{"name": DELETED_NAME}, {"name": "Bob"}]
+    assert [s.name for s in sat.seats] == [DELETED_NAME, "b"]
+    assert spoke is not None and spoke.seat_info == [{"name": "Cee"}, {"name": "Bob"}]
+    assert apart is not None and apart.seat_info == [{"name": "Bob"}, {"name": "Cee"}]
+    assert await store.seat_marks_of("apart") == {0: {"user:b"}}
+    chat = await store.recent_chat("spoke", 10)
+    assert [(c.name, c.text) for c in chat] == [(DELETED_NAME, DELETED_TEXT), ("c", "c's line")]
+    # The bystander keeps everything.
+    assert await store.session_by_token("hb", _now()) is not None
+    assert [k.id for k in await store.list_api_keys("b")] == ["kb"]
+    assert await store.cards_of("b")
+    assert await store.peek_magic_link("link-b", _now()) is not None
+    assert await store.peek_magic_link("guest-b", _now()) is not None
+    assert await store.user_by_email("b@example.org") == "b"
+    b = await store.get_user("b")
+    assert b is not None and (b.nickname, b.xp) == ("b", 325)
+    # The deleted account keeps nothing.
+    assert await store.session_by_token("ha", _now()) is None
+    assert await store.list_api_keys("a") == []
+    assert await store.peek_magic_link("link-a", _now()) is None, "a link to its address"
+    assert await store.peek_magic_link("guest-a", _now()) is None, "a link that would move it"
+    assert await store.user_by_email("a@example.org") is None
+
+
+async def test_deleting_renames_a_seat_a_bot_took_over_and_frees_the_seat_record(store: SqlStore) -> None:
+    await _people(store, "a", "b")
+    await _game(store, "g", ["a", "b"], names=["Alice", "Bob"])
+    await store.replace_with_bot("g", 0, bot="easy", name="Bot", at_seq=3)
+    assert await store.delete_account("a") == ["g"]
+    room = await store.get_room("g")
+    assert room is not None and room.seat_info == [{"name": DELETED_NAME}, {"name": "Bob"}]
+    async with store.engine.connect() as conn:
+        rows = (await conn.execute(sa.text("SELECT replaced_user_id FROM room_seats"))).scalars().all()
+    assert "a" not in rows
+
+
+async def test_deleting_an_account_with_no_games_touches_no_room(store: SqlStore) -> None:
+    await _people(store, "a", "b")
+    await _game(store, "g", ["b"], names=["Bob"])
+    assert await store.delete_account("a") == []
+    room = await store.get_room("g")
+    assert room is not None and room.seat_info == [{"name": "Bob"}]
+
+
+# --- progression ---------------------------------------------------------------------------------------
+
+
+async def test_the_daily_cap_counts_todays_person_xp_only(store: SqlStore) -> None:
+    """Yesterday's games and an agent's seats do not use up a person's cap for today."""
+    await _people(store, "a", "b")
+    for n in range(2):
+        await _game(store, f"old{n}", ["a", "b"])
+        await store.finish_game(f"old{n}", None, [_credit(0, "a", 700)])
+    async with store.engine.begin() as conn:  # both games were yesterday
+        await conn.execute(xp_awards.update().values(created_at=Credit.cap_since(_now()) - timedelta(seconds=1)))
+    await _game(store, "agent", ["a", "b"])
+    await store.finish_game("agent", None, [Credit(0, "a", 125, {"total": 125}, True, None, agent=True)])
+    await _game(store, "today", ["a", "b"])
+    (award,) = await store.finish_game("today", None, [_credit(0, "a", 1500)])
+    assert award.xp == 1500
+    await _game(store, "more", ["a", "b"])
+    (award,) = await store.finish_game("more", None, [_credit(0, "a", 10)])
+    assert (award.xp, award.refused) == (0, "daily_cap")
+
+
+async def test_a_deleted_or_unknown_account_has_no_drop_seed_and_a_seed_is_kept(store: SqlStore) -> None:
+    await _people(store, "a", "b")
+    seed_a, seed_b = await store.next_drop_seed("a"), await store.next_drop_seed("b")
+    assert seed_a is not None and seed_b is not None and seed_a != seed_b
+    async with store.engine.connect() as conn:
+        stored = dict((await conn.execute(sa.select(users.c.id, users.c.drop_seed))).all())
+    assert stored == {"a": seed_a, "b": seed_b}, "each account's seed is written to its own row"
+    await store.delete_account("a")
+    assert await store.next_drop_seed("a") is None
+    assert await store.next_drop_seed("b") == seed_b
+
+
+async def test_a_seed_a_card_revealed_is_replaced_once_and_then_kept(store: SqlStore) -> None:
+    """Whoever saw a card knows its seed: the next drops must come from a new secret seed, and the
+    commitment shown for it must hold until it is spent (a seed redrawn at every look commits to nothing)."""
+    await _people(store, "a", "b")
+    await _game(store, "g1", ["a", "b"])
+    (award,) = await store.finish_game("g1", None, [_credit(0, "a", 325)])
+    shown = award.drops[0].seed
+    await _set(store, "a", drop_seed=shown)  # as the server stored it before seeds were spent
+    fresh = await store.next_drop_seed("a")
+    assert fresh not in (shown, None)
+    assert await store.next_drop_seed("a") == fresh
+    async with store.engine.connect() as conn:
+        stored = (await conn.execute(sa.select(users.c.drop_seed).where(users.c.id == "a"))).scalar()
+    assert stored == fresh
+
+
+async def test_finishing_books_each_seat_to_its_own_account_in_seat_order(store: SqlStore) -> None:
+    await _people(store, "a", "b", "c")
+    await _game(store, "earlier", ["c", "b"])
+    (earlier,) = await store.finish_game("earlier", None, [_credit(0, "c", 325)])
+    await _game(store, "g", ["a", "b", "c"])
+    credits = [_credit(2, "c", 40), _credit(0, "a", 325, won=True), _credit(1, "b", 0, refused="pair_farming")]
+    awards = await store.finish_game("g", {"winner": 0}, credits)
+    assert [(x.seat, x.user_id, x.xp, x.refused, x.won) for x in awards] == [
+        (0, "a", 325, None, True),
+        (1, "b", 0, "pair_farming", False),
+        (2, "c", 40, None, False),
+    ]
+    assert [(x.level_before, x.level_after) for x in awards] == [(1, 3), (1, 1), (3, 3)]
+    stored = await store.awards_of_game("g")
+    assert [(x.seat, x.user_id, x.xp, x.won, x.level_after) for x in stored] == [
+        (0, "a", 325, True, 3),
+        (1, "b", 0, False, 1),
+        (2, "c", 40, False, 3),
+    ]
+    assert [len(x.drops) for x in stored] == [1, 0, 0], "a's card is a's, and c's card of another game is not g's"
+    assert stored[0].drops == awards[0].drops
+    assert [c.game_id for c in earlier.drops] == ["earlier"]
+    assert [c.level for c in (await store.awards_of_game("earlier"))[0].drops] == [3]
+    for u, xp, level, wins in (("a", 325, 3, 1), ("b", 0, 1, 0), ("c", 365, 3, 0)):
+        user = await store.get_user(u)
+        assert user is not None and (user.xp, user.level, user.wins) == (xp, level, wins)
+    assert await store.awards_of_game("other") == []
+
+
+async def test_recent_games_are_ones_own_finished_games_newest_first(store: SqlStore) -> None:
+    await _people(store, "a", "b", "c")
+    for n in range(3):
+        await _game(store, f"g{n}", ["b", "a"])
+        result = {"placements": [{"seat": 0, "place": 2}, {"seat": 1, "place": 1}]}
+        await store.finish_game(f"g{n}", result, [_credit(1, "a", 10 * (n + 1)), _credit(0, "b", 5)])
+    await _game(store, "theirs", ["c", "b"])
+    await store.finish_game("theirs", None, [])
+    await _game(store, "running", ["a", "b"])
+    games = await store.recent_games("a")
+    assert [g.game_id for g in games] == ["g2", "g1", "g0"]
+    assert [(g.seat, g.place, g.xp) for g in games] == [(1, 1, 30), (1, 1, 20), (1, 1, 10)]
+    assert all(g.players == ("b", "a") and g.mode == "classic" and g.finished_at is not None for g in games)
+    assert [g.game_id for g in await store.recent_games("a", limit=2)] == ["g2", "g1"]
+    assert await store.recent_games("nobody") == []
+
+
+async def test_meetings_count_only_finished_games_since_the_window(store: SqlStore) -> None:
+    await _people(store, "a", "b", "c", "d")
+    since = _now() - timedelta(days=1)
+    for n in range(2):
+        await _game(store, f"ab{n}", ["a", "b"])
+        await store.finish_game(f"ab{n}", None, [])
+    await _game(store, "ac", ["a", "c"])
+    await store.finish_game("ac", None, [])
+    await _game(store, "cd", ["c", "d"])
+    await store.finish_game("cd", None, [])
+    await _game(store, "running", ["a", "d"])
+    assert await store.meetings("a", ["b", "c"], since) == 2, "the most met of the others"
+    assert await store.meetings("a", ["c"], since) == 1
+    assert await store.meetings("a", ["d"], since) == 0, "an unfinished game is no meeting"
+    assert await store.meetings("a", [], since) == 0
+    assert await store.meetings("b", ["c"], since) == 0
+    room = await store.get_room("ac")
+    assert room is not None and room.finished_at is not None
+    assert await store.meetings("a", ["c"], room.finished_at) == 1, "a game finished at the window's start counts"
+
+
+# --- leaderboard ---------------------------------------------------------------------------------------
+
+
+async def test_the_leaderboard_ranks_live_accounts_with_something_to_show(store: SqlStore) -> None:
+    await _people(store, "a", "b", "c", "d", "gone")
+    for u, xp, wins in (("a", 300, 1), ("b", 300, 0), ("c", 100, 2), ("gone", 900, 5)):
+        await _set(store, u, xp=xp, wins=wins)
+    await store.delete_account("gone")
+    rows, own = await store.leaderboard("xp", since=None, limit=10, viewer="d")
+    assert [(r.position, r.user_id, r.value) for r in rows] == [(1, "a", 300), (2, "b", 300), (3, "c", 100)]
+    assert own is None, "nothing to show: not ranked"
+    rows, own = await store.leaderboard("wins", since=None, limit=1, viewer="a")
+    assert [(r.user_id, r.value) for r in rows] == [("c", 2)]
+    assert own is not None and (own.position, own.user_id, own.value) == (2, "a", 1)
+    rows, own = await store.leaderboard("xp", since=None, limit=1, viewer="c")
+    assert own is not None and (own.position, own.value, own.nickname) == (3, 100, "c"), "two ahead, tied or not"
+    rows, own = await store.leaderboard("xp", since=None, limit=1, viewer="a")
+    assert own is not None and own.position == 1 and own == rows[0]
+
+
+async def test_the_weeks_board_counts_paid_wins_and_xp_since_the_week_began(store: SqlStore) -> None:
+    await _people(store, "a", "b", "c")
+    await _game(store, "g1", ["a", "b"])
+    await store.finish_game("g1", None, [_credit(0, "a", 200, won=True), _credit(1, "b", 50)])
+    await _game(store, "g2", ["b", "c"])
+    await store.finish_game("g2", None, [_credit(0, "b", 0, won=True, refused="pair_farming"), _credit(1, "c", 80)])
+    since = _now() - timedelta(days=1)
+    wins, own = await store.leaderboard("wins", since=since, limit=10, viewer="b")
+    assert [(r.user_id, r.value) for r in wins] == [("a", 1)], "a refused win is no win"
+    assert own is None
+    xp, own = await store.leaderboard("xp", since=since, limit=10, viewer="b")
+    assert [(r.user_id, r.value) for r in xp] == [("a", 200), ("c", 80), ("b", 50)]
+    assert own is not None and own.position == 3
+    xp, own = await store.leaderboard("xp", since=since, limit=1, viewer="b")
+    assert [r.user_id for r in xp] == ["a"] and own is not None and (own.position, own.value) == (3, 50)
+    async with store.engine.begin() as conn:
+        await conn.execute(xp_awards.update().where(xp_awards.c.user_id == "a").values(created_at=since))
+    xp, _ = await store.leaderboard("xp", since=since, limit=10, viewer=None)
+    assert [r.user_id for r in xp] == ["a", "c", "b"], "an award at the week's start counts"
+    xp, _ = await store.leaderboard("xp", since=since + timedelta(seconds=1), limit=10, viewer=None)
+    assert [r.user_id for r in xp] == ["c", "b"]
+
+
+async def test_magic_links_of_an_address_are_removed_with_its_account_only(store: SqlStore) -> None:
+    """No address, no address links removed: a guest without an address deletes only its own links."""
+    await _people(store, "guest")
+    later = _now() + timedelta(days=1)
+    await store.create_magic_link("someone", "x@example.org", guest_id=None, expires_at=later)
+    await store.delete_account("guest")
+    async with store.engine.connect() as conn:
+        left = (await conn.execute(sa.select(magic_links.c.token_hash))).scalars().all()
+    assert left == ["someone"]
