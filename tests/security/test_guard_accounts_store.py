@@ -4,14 +4,15 @@ every other account's rows exactly as they were. Each test sets up a bystander n
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Awaitable
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
 
 from opolyx.progression import Credit, merged
-from opolyx.storage import ChatRecord, NewRoom, SeatRecord, SqlStore
+from opolyx.storage import ChatRecord, NewRoom, SeatRecord, SqlStore, accounts_sql
 from opolyx.storage.accounts import LINK_EXPIRED, LINK_UNKNOWN, LINK_USED
 from opolyx.storage.accounts_sql import DELETED_NAME, DELETED_TEXT, SEEN_RESOLUTION
 from opolyx.storage.tables import magic_links, users, xp_awards
@@ -113,6 +114,19 @@ async def test_signing_out_another_persons_session_by_its_id_revokes_nothing(sto
     assert await store.revoke_sessions("victim", keep="theirs") == 1
     assert await store.session_by_token("hv", _now()) is not None
     assert await store.session_by_token("hv2", _now()) is None
+
+
+async def test_signing_out_counts_no_session_that_expired_at_that_moment(
+    store: SqlStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Signed out N other devices" counts live sessions only: one whose expiry is now is already gone."""
+    await _people(store, "u")
+    moment = _now()
+    monkeypatch.setattr(accounts_sql, "_now", lambda: moment)
+    await store.create_session("ending", "u", "h1", user_agent=None, expires_at=moment)
+    await store.create_session("live", "u", "h2", user_agent=None, expires_at=moment + timedelta(microseconds=1))
+    assert await store.revoke_sessions("u") == 1
+    assert await store.revoke_sessions("u") == 0
 
 
 # --- magic links ---------------------------------------------------------------------------------------
@@ -468,3 +482,35 @@ async def test_magic_links_of_an_address_are_removed_with_its_account_only(store
     async with store.engine.connect() as conn:
         left = (await conn.execute(sa.select(magic_links.c.token_hash))).scalars().all()
     assert left == ["someone"]
+
+
+# --- the account row's lock (PostgreSQL) ---------------------------------------------------------------
+
+
+async def _while_locked(store: SqlStore, user_id: str, task: Awaitable[object], **write: object) -> object:
+    """Run ``task`` while another transaction holds the account's row and changes it (a second worker
+    booking a game, say); the other transaction commits once ``task`` has had the time to reach the row."""
+    async with store.engine.begin() as conn:
+        await conn.execute(users.select().where(users.c.id == user_id).with_for_update())
+        running = asyncio.ensure_future(task)
+        await asyncio.sleep(0.5)
+        await conn.execute(users.update().where(users.c.id == user_id).values(**write))
+    return await running
+
+
+async def test_concurrent_bookings_and_merges_wait_for_the_account_row(store: SqlStore, database: TestDatabase) -> None:
+    """Two workers writing one account at once: each reads the account's standing only once the other
+    has committed, so neither overwrites the other's XP nor its drop seed (SQLite has one writer anyway)."""
+    if database.kind != "postgresql":
+        pytest.skip("SQLite lets one transaction write at a time: no row locks to test")
+    await _people(store, "a", "b", "guest")
+    await _game(store, "g", ["a", "b"])
+    await _while_locked(store, "a", store.finish_game("g", None, [_credit(0, "a", 100)]), xp=1000)
+    a = await store.get_user("a")
+    assert a is not None and a.xp == 1100, "the booking added to the other worker's XP"
+    await _set(store, "guest", xp=200)
+    await _while_locked(store, "a", store.merge_user("guest", "a", merged), xp=1300)
+    a = await store.get_user("a")
+    assert a is not None and a.xp == 1500, "the merge added to the other worker's XP"
+    seed = await _while_locked(store, "b", store.next_drop_seed("b"), drop_seed=12345)
+    assert seed == 12345, "the profile commits to the seed the other worker stored"
