@@ -83,6 +83,18 @@ async def test_a_request_refreshes_only_its_own_sessions_last_seen_and_not_too_o
     assert after["s2"] == seen["s2"], "a session that made no request is not"
 
 
+async def test_last_use_is_refreshed_at_most_every_five_minutes(store: SqlStore) -> None:
+    """docs/accounts.md: a session's last use is refreshed at most every 5 minutes."""
+    await _people(store, "u")
+    await store.create_session("s", "u", "h", user_agent=None, expires_at=_now() + timedelta(days=1))
+    (session,) = await store.list_sessions("u", _now())
+    seen = session.last_seen_at
+    await store.session_by_token("h", seen + timedelta(minutes=5))
+    assert [s.last_seen_at for s in await store.list_sessions("u", _now())] == [seen]
+    await store.session_by_token("h", seen + timedelta(minutes=5, seconds=1))
+    assert [s.last_seen_at for s in await store.list_sessions("u", _now())] == [seen + timedelta(minutes=5, seconds=1)]
+
+
 async def test_a_session_is_listed_until_its_expiry_and_newest_first(store: SqlStore) -> None:
     await _people(store, "u", "v")
     now = _now()
@@ -227,6 +239,9 @@ async def test_merged_xp_counts_against_the_accounts_daily_cap_by_what_it_added(
     assert acct is not None and acct.xp == 1300
     guest = await store.get_user("guest")
     assert guest is None, "the emptied guest row is gone"
+    async with store.engine.connect() as conn:
+        row = (await conn.execute(users.select().where(users.c.id == "guest"))).one()
+    assert (row.xp, row.level, row.wins) == (0, 1, 0), "the XP moved to the account, it was not copied"
     await _game(store, "g", ["acct", "other"])
     (award,) = await store.finish_game("g", None, [_credit(0, "acct", 1500)])
     assert award.xp == 1500 - 300, "the cap has 1200 XP left after a 300-XP merge"
@@ -292,6 +307,10 @@ async def test_deleting_an_account_touches_its_rooms_and_only_its_own_data(store
     assert await store.peek_magic_link("link-a", _now()) is None, "a link to its address"
     assert await store.peek_magic_link("guest-a", _now()) is None, "a link that would move it"
     assert await store.user_by_email("a@example.org") is None
+    async with store.engine.connect() as conn:
+        row = (await conn.execute(users.select().where(users.c.id == "a"))).one()
+    assert (row.nickname, row.email, row.email_verified_at, row.avatar) == (DELETED_NAME, None, None, None)
+    assert (row.xp, row.level, row.wins, row.drop_seed) == (0, 1, 0, None)
 
 
 async def test_deleting_renames_a_seat_a_bot_took_over_and_frees_the_seat_record(store: SqlStore) -> None:
@@ -328,8 +347,8 @@ async def test_the_daily_cap_counts_todays_person_xp_only(store: SqlStore) -> No
     await _game(store, "agent", ["a", "b"])
     await store.finish_game("agent", None, [Credit(0, "a", 125, {"total": 125}, True, None, agent=True)])
     await _game(store, "today", ["a", "b"])
-    (award,) = await store.finish_game("today", None, [_credit(0, "a", 1500)])
-    assert award.xp == 1500
+    (award,) = await store.finish_game("today", None, [_credit(0, "a", 1600)])
+    assert (award.xp, award.parts["capped_from"]) == (1500, 1600), "the whole cap, not a point more or less"
     await _game(store, "more", ["a", "b"])
     (award,) = await store.finish_game("more", None, [_credit(0, "a", 10)])
     assert (award.xp, award.refused) == (0, "daily_cap")
@@ -361,6 +380,24 @@ async def test_a_seed_a_card_revealed_is_replaced_once_and_then_kept(store: SqlS
     async with store.engine.connect() as conn:
         stored = (await conn.execute(sa.select(users.c.drop_seed).where(users.c.id == "a"))).scalar()
     assert stored == fresh
+
+
+async def test_fresh_drop_seeds_are_62_random_bits(store: SqlStore) -> None:
+    """docs/accounts.md: a 62-bit seed, drawn afresh for an account without one and after every drop."""
+    people = [f"p{n}" for n in range(40)]
+    await _people(store, "rival", *people)
+    seeds = []
+    for u in people:
+        await _set(store, u, drop_seed=None)
+        seeds.append(await store.next_drop_seed(u))
+    for n, u in enumerate(people[:24]):
+        await _game(store, f"g{n}", [u, "rival"])
+        (award,) = await store.finish_game(f"g{n}", None, [_credit(0, u, 325)])
+        assert len(award.drops) == 1
+        seeds.append(await store.next_drop_seed(u))
+    assert all(isinstance(x, int) and 0 <= x < 2**62 for x in seeds)
+    assert max(seeds[:40]) >= 2**61 and max(seeds[40:]) >= 2**61, "all 62 bits drawn (fails once in 2**24 runs)"
+    assert len(set(seeds)) == len(seeds)
 
 
 async def test_finishing_books_each_seat_to_its_own_account_in_seat_order(store: SqlStore) -> None:
@@ -409,6 +446,17 @@ async def test_recent_games_are_ones_own_finished_games_newest_first(store: SqlS
     assert await store.recent_games("nobody") == []
 
 
+async def test_the_profile_lists_the_last_twenty_games_and_unpaid_ones_at_zero_xp(store: SqlStore) -> None:
+    await _people(store, "a", "b")
+    for n in range(21):
+        await _game(store, f"g{n:02}", ["a", "b"])
+        await store.finish_game(f"g{n:02}", None, [_credit(1, "b", 7)])
+    games = await store.recent_games("a")
+    assert [g.game_id for g in games] == [f"g{n:02}" for n in range(20, 0, -1)]
+    assert {(g.xp, g.place) for g in games} == {(0, None)}, "no award, no placement: nothing made up"
+    assert {g.xp for g in await store.recent_games("b")} == {7}
+
+
 async def test_meetings_count_only_finished_games_since_the_window(store: SqlStore) -> None:
     await _people(store, "a", "b", "c", "d")
     since = _now() - timedelta(days=1)
@@ -448,6 +496,12 @@ async def test_the_leaderboard_ranks_live_accounts_with_something_to_show(store:
     assert own is not None and (own.position, own.value, own.nickname) == (3, 100, "c"), "two ahead, tied or not"
     rows, own = await store.leaderboard("xp", since=None, limit=1, viewer="a")
     assert own is not None and own.position == 1 and own == rows[0]
+    # b is tied with a: shown second in the list, and first by value when outside it.
+    rows, own = await store.leaderboard("xp", since=None, limit=10, viewer="b")
+    assert own is not None and (own.position, own.user_id, own.value) == (2, "b", 300) and own == rows[1]
+    rows, own = await store.leaderboard("xp", since=None, limit=1, viewer="b")
+    assert [r.user_id for r in rows] == ["a"]
+    assert own is not None and (own.position, own.user_id, own.value, own.level) == (1, "b", 300, 1)
 
 
 async def test_the_weeks_board_counts_paid_wins_and_xp_since_the_week_began(store: SqlStore) -> None:
@@ -456,6 +510,8 @@ async def test_the_weeks_board_counts_paid_wins_and_xp_since_the_week_began(stor
     await store.finish_game("g1", None, [_credit(0, "a", 200, won=True), _credit(1, "b", 50)])
     await _game(store, "g2", ["b", "c"])
     await store.finish_game("g2", None, [_credit(0, "b", 0, won=True, refused="pair_farming"), _credit(1, "c", 80)])
+    await _game(store, "g3", ["a", "c"])
+    await store.finish_game("g3", None, [_credit(0, "a", 0), _credit(1, "c", 0)])  # a lost: no win taken away
     since = _now() - timedelta(days=1)
     wins, own = await store.leaderboard("wins", since=since, limit=10, viewer="b")
     assert [(r.user_id, r.value) for r in wins] == [("a", 1)], "a refused win is no win"
