@@ -16,7 +16,7 @@ from live_server import ThreadServer, quick_settings
 from opolyx.progression import Credit
 from opolyx.server.accounts.routes import week_start
 from opolyx.storage import NewRoom, SeatRecord, SqlStore
-from opolyx.storage.tables import xp_awards
+from opolyx.storage.tables import users, xp_awards
 from opolyx.storage.testing import TestDatabase
 
 
@@ -45,15 +45,6 @@ def _guest(server: ThreadServer, nickname: str) -> httpx.Client:
     r = client.post("/api/session", json={"nickname": nickname, "language": "en"})
     assert r.status_code in (200, 201), r.text
     return client
-
-
-def test_the_week_starts_on_monday_at_midnight_utc() -> None:
-    wednesday = datetime(2026, 12, 2, 15, 30, 12, 345, tzinfo=UTC)
-    assert week_start(wednesday) == datetime(2026, 11, 30, tzinfo=UTC)
-    monday = datetime(2026, 11, 30, tzinfo=UTC)
-    assert week_start(monday) == monday
-    sunday = datetime(2026, 12, 6, 23, 59, 59, tzinfo=UTC)
-    assert week_start(sunday) == monday
 
 
 def test_the_weeks_leaderboard_leaves_out_xp_earned_before_monday(server: ThreadServer, database: TestDatabase) -> None:
@@ -94,5 +85,25 @@ def test_the_weeks_leaderboard_leaves_out_xp_earned_before_monday(server: Thread
         assert viewer.get("/api/leaderboard", params={"limit": 0}).status_code == 422
         assert viewer.get("/api/leaderboard", params={"limit": 101}).status_code == 422
         assert viewer.get("/api/leaderboard", params={"period": "year"}).status_code == 422
+    finally:
+        viewer.close()
+
+
+def test_the_leaderboard_shows_fifty_rows_unless_asked_for_another_number(
+    server: ThreadServer, database: TestDatabase
+) -> None:
+    async def many(store: SqlStore) -> None:
+        for n in range(51):
+            await store.create_user(f"u{n:02}", f"U{n:02}", "en")
+        async with store.engine.begin() as conn:
+            for n in range(51):
+                await conn.execute(users.update().where(users.c.id == f"u{n:02}").values(xp=1000 - n))
+
+    _store(database, many)
+    viewer = _guest(server, "Viewer")
+    try:
+        rows = viewer.get("/api/leaderboard").json()["rows"]
+        assert [r["user_id"] for r in rows] == [f"u{n:02}" for n in range(50)]
+        assert len(viewer.get("/api/leaderboard", params={"limit": 51}).json()["rows"]) == 51
     finally:
         viewer.close()
