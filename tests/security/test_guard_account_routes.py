@@ -40,11 +40,12 @@ def _store(database: TestDatabase, fn: Callable[[SqlStore], Awaitable[Any]]) -> 
     return asyncio.run(run())
 
 
-def _guest(server: ThreadServer, nickname: str) -> httpx.Client:
+def _guest(server: ThreadServer, nickname: str) -> tuple[httpx.Client, str]:
+    """A browser with a guest session (its cookie), and the guest's id."""
     client = httpx.Client(base_url=server.base, timeout=30)
     r = client.post("/api/session", json={"nickname": nickname, "language": "en"})
     assert r.status_code in (200, 201), r.text
-    return client
+    return client, str(r.json()["user"]["id"])
 
 
 def test_the_weeks_leaderboard_leaves_out_xp_earned_before_monday(server: ThreadServer, database: TestDatabase) -> None:
@@ -71,7 +72,7 @@ def test_the_weeks_leaderboard_leaves_out_xp_earned_before_monday(server: Thread
             )
 
     _store(database, play)
-    viewer = _guest(server, "Viewer")
+    viewer, me = _guest(server, "Viewer")
     try:
         every = viewer.get("/api/leaderboard", params={"by": "xp", "period": "all"}).json()
         assert [(r["user_id"], r["value"]) for r in every["rows"]] == [("old", 900), ("new", 120), ("other", 10)]
@@ -100,10 +101,21 @@ def test_the_leaderboard_shows_fifty_rows_unless_asked_for_another_number(
                 await conn.execute(users.update().where(users.c.id == f"u{n:02}").values(xp=1000 - n))
 
     _store(database, many)
-    viewer = _guest(server, "Viewer")
+    viewer, me = _guest(server, "Viewer")
     try:
         rows = viewer.get("/api/leaderboard").json()["rows"]
         assert [r["user_id"] for r in rows] == [f"u{n:02}" for n in range(50)]
         assert len(viewer.get("/api/leaderboard", params={"limit": 51}).json()["rows"]) == 51
+        assert viewer.get("/api/leaderboard").json()["you"] is None, "no XP: no place"
+
+        async def earn(store: SqlStore) -> None:
+            async with store.engine.begin() as conn:
+                await conn.execute(users.update().where(users.c.id == me).values(xp=955))
+
+        _store(database, earn)
+        you = viewer.get("/api/leaderboard", params={"limit": 3}).json()["you"]
+        assert (you["user_id"], you["position"], you["value"]) == (me, 46, 955), "45 accounts have more"
+        anonymous = httpx.get(server.base + "/api/leaderboard", params={"limit": 3})
+        assert anonymous.status_code == 200 and anonymous.json()["you"] is None
     finally:
         viewer.close()

@@ -15,7 +15,7 @@ from opolyx.progression import Credit, merged
 from opolyx.storage import ChatRecord, NewRoom, SeatRecord, SqlStore, accounts_sql
 from opolyx.storage.accounts import LINK_EXPIRED, LINK_UNKNOWN, LINK_USED
 from opolyx.storage.accounts_sql import DELETED_NAME, DELETED_TEXT, SEEN_RESOLUTION
-from opolyx.storage.tables import magic_links, users, xp_awards
+from opolyx.storage.tables import magic_links, users, xp_awards, xp_merges
 from opolyx.storage.testing import TestDatabase
 
 pytestmark = pytest.mark.anyio
@@ -352,6 +352,21 @@ async def test_the_daily_cap_counts_todays_person_xp_only(store: SqlStore) -> No
     await _game(store, "more", ["a", "b"])
     (award,) = await store.finish_game("more", None, [_credit(0, "a", 10)])
     assert (award.xp, award.refused) == (0, "daily_cap")
+
+
+async def test_xp_booked_or_merged_at_midnight_counts_against_that_days_cap(store: SqlStore) -> None:
+    await _people(store, "a", "b", "guest")
+    await _game(store, "g1", ["a", "b"])
+    await store.finish_game("g1", None, [_credit(0, "a", 500)])
+    await _set(store, "guest", xp=300)
+    await store.merge_user("guest", "a", merged)
+    midnight = Credit.cap_since(_now())
+    async with store.engine.begin() as conn:
+        await conn.execute(xp_awards.update().values(created_at=midnight))
+        await conn.execute(xp_merges.update().values(created_at=midnight))
+    await _game(store, "g2", ["a", "b"])
+    (award,) = await store.finish_game("g2", None, [_credit(0, "a", 1000)])
+    assert award.xp == 1500 - 500 - 300
 
 
 async def test_a_deleted_or_unknown_account_has_no_drop_seed_and_a_seed_is_kept(store: SqlStore) -> None:
