@@ -72,7 +72,7 @@ def test_the_weeks_leaderboard_leaves_out_xp_earned_before_monday(server: Thread
             )
 
     _store(database, play)
-    viewer, me = _guest(server, "Viewer")
+    viewer, _ = _guest(server, "Viewer")
     try:
         every = viewer.get("/api/leaderboard", params={"by": "xp", "period": "all"}).json()
         assert [(r["user_id"], r["value"]) for r in every["rows"]] == [("old", 900), ("new", 120), ("other", 10)]
