@@ -4,9 +4,12 @@ the requests each check refuses, next to the closest one it lets through."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -119,3 +122,26 @@ def test_the_leaderboard_shows_fifty_rows_unless_asked_for_another_number(
         assert anonymous.status_code == 200 and anonymous.json()["you"] is None
     finally:
         viewer.close()
+
+
+def test_a_browser_is_remembered_as_the_asker_for_as_long_as_the_link_lives(
+    server: ThreadServer, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The requests cookie (signed, dated) names this browser's links for the link's 15 minutes: a
+    minute more and an old cookie would vouch for a stranger's later link, a minute less and the asker
+    would be asked to confirm their own sign-in."""
+    clock = [time.time()]
+    monkeypatch.setattr("itsdangerous.timed.time", SimpleNamespace(time=lambda: clock[0]))
+    with httpx.Client(base_url=server.base, timeout=30) as browser:
+        with caplog.at_level(logging.WARNING, logger="opolyx.mail"):
+            asked = browser.post("/api/auth/link", json={"email": "clock@example.org"})
+        assert asked.status_code == 202
+        cookie = next(c for c in asked.headers.get_list("set-cookie") if c.startswith("opolyx_signin="))
+        assert "max-age=900" in cookie.lower() and "httponly" in cookie.lower(), cookie
+        logged = [r.getMessage() for r in caplog.records if r.name == "opolyx.mail"]
+        secret = logged[-1].rsplit("#/signin/", 1)[1].split()[0]
+        assert len(secret) == 43, "32 random bytes, base64url"
+        clock[0] += 15 * 60 - 10
+        assert browser.post("/api/auth/peek", json={"token": secret}).json()["requester"] is True
+        clock[0] += 11
+        assert browser.post("/api/auth/peek", json={"token": secret}).json()["requester"] is False
