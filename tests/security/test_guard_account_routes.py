@@ -145,3 +145,17 @@ def test_a_browser_is_remembered_as_the_asker_for_as_long_as_the_link_lives(
         assert browser.post("/api/auth/peek", json={"token": secret}).json()["requester"] is True
         clock[0] += 11
         assert browser.post("/api/auth/peek", json={"token": secret}).json()["requester"] is False
+
+
+def test_a_new_accounts_first_name_is_the_addresss_local_part_only(
+    server: ThreadServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The domain never shows in a name others see at the table."""
+    with httpx.Client(base_url=server.base, timeout=30) as browser:
+        with caplog.at_level(logging.WARNING, logger="opolyx.mail"):
+            assert browser.post("/api/auth/link", json={"email": "annlee@example.org"}).status_code == 202
+        logged = [r.getMessage() for r in caplog.records if r.name == "opolyx.mail"]
+        secret = logged[-1].rsplit("#/signin/", 1)[1].split()[0]
+        r = browser.post("/api/auth/verify", json={"token": secret})
+        assert r.status_code == 200, r.text
+        assert (r.json()["user"]["nickname"], r.json()["user"]["guest"]) == ("annlee", False)
