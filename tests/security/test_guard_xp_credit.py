@@ -73,12 +73,14 @@ def _play(seats: int, resigns: dict[int, int]) -> tuple[Log, dict[str, Any]]:
     return log, game.snapshot()
 
 
-async def _stored(store: SqlStore, room_id: str, log: Log, *, actor: dict[int, str] | None = None) -> None:
+async def _stored(
+    store: SqlStore, room_id: str, log: Log, *, actor: dict[int, str] | None = None, elapsed_ms: int = 13_000
+) -> None:
     """The actions as the server measured them: each seat's person answering after 13 s by default."""
     actor = actor or {}
     for seq, (seat, action) in enumerate(log, start=1):
         who = actor.get(seat, "person") if seat is not None else "clock"
-        await store.append_action(room_id, seq, seat, action, actor=who, elapsed_ms=13_000)
+        await store.append_action(room_id, seq, seat, action, actor=who, elapsed_ms=elapsed_ms)
 
 
 async def _users(store: SqlStore, *names: str) -> None:
@@ -124,7 +126,7 @@ async def test_a_seat_a_bot_plays_earns_its_person_nothing(store: SqlStore) -> N
 
 
 async def test_a_game_ending_in_round_ten_is_measured_and_paid(store: SqlStore) -> None:
-    await _users(store, "a", "b", "c", "d")
+    await _users(store, "a", "b", "c", "d", "e", "f")
     room = await _room(store, "ten", ["a", "b"])
     log, snap = _play(2, {1: 10})
     assert snap["result"]["round"] == 10
@@ -137,6 +139,11 @@ async def test_a_game_ending_in_round_ten_is_measured_and_paid(store: SqlStore) 
     await _stored(store, "nine", short_log)
     credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room9, short_log, short))
     assert {s: (c.xp, c.refused) for s, c in credits.items()} == {0: (0, "short_game"), 1: (0, "short_game")}
+    unmeasured = await _room(store, "nine-unstored", ["e", "f"])
+    again = _by_seat(await xp_credit.credits(store, opolyx.engine, unmeasured, short_log, short))
+    assert {s: c.parts for s, c in again.items()} == {s: c.parts for s, c in credits.items()}, (
+        "a short game is refused without measuring its play"
+    )
 
 
 async def test_a_game_with_no_person_credits_nobody(store: SqlStore) -> None:
@@ -200,3 +207,17 @@ def test_a_seat_is_an_agents_only_when_the_key_made_most_of_its_decisions() -> N
     assert not mostly(SeatPlay(0, decisions=5, agent_decisions=5))
     assert not mostly(SeatPlay(0, decisions=6, agent_decisions=5))
     assert not mostly(None)
+
+
+async def test_without_a_time_scale_the_pace_floors_are_the_real_ones(store: SqlStore) -> None:
+    """Only tests and benchmarks scale the clock: a server left at its default pays a quick script at the
+    real floors, no more and no less."""
+    await _users(store, "a", "b")
+    room = await _room(store, "quick", ["a", "b"])
+    log, snap = _play(2, {})
+    await _stored(store, "quick", log, elapsed_ms=2_000)
+    default = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
+    real = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap, time_scale=1.0))
+    half = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap, time_scale=0.5))
+    assert [c.xp for c in default.values()] == [c.xp for c in real.values()]
+    assert 0 < default[0].xp < half[0].xp, "at 2 s a decision the floors cut the XP; halved floors cut less"
