@@ -272,6 +272,7 @@ async def test_deleting_an_account_touches_its_rooms_and_only_its_own_data(store
     await store.add_chat("spoke", _chat("c", "c's line"))
     await _game(store, "apart", ["b", "c"], names=["Bob", "Cee"])  # a never came here
     await store.add_seat_marks("apart", 0, ["user:b"])
+    await store.add_chat("apart", _chat("b", "b's line"))  # others speaking does not make it a's room
     later = _now() + timedelta(days=1)
     for u in ("a", "b"):
         await store.create_session(f"s{u}", u, f"h{u}", user_agent=None, expires_at=later)
@@ -292,6 +293,7 @@ async def test_deleting_an_account_touches_its_rooms_and_only_its_own_data(store
     assert await store.seat_marks_of("apart") == {0: {"user:b"}}
     chat = await store.recent_chat("spoke", 10)
     assert [(c.name, c.text) for c in chat] == [(DELETED_NAME, DELETED_TEXT), ("c", "c's line")]
+    assert [(c.name, c.text) for c in await store.recent_chat("apart", 10)] == [("b", "b's line")]
     # The bystander keeps everything.
     assert await store.session_by_token("hb", _now()) is not None
     assert [k.id for k in await store.list_api_keys("b")] == ["kb"]
