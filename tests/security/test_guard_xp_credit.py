@@ -139,11 +139,13 @@ async def test_a_game_ending_in_round_ten_is_measured_and_paid(store: SqlStore) 
     await _stored(store, "nine", short_log)
     credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room9, short_log, short))
     assert {s: (c.xp, c.refused) for s, c in credits.items()} == {0: (0, "short_game"), 1: (0, "short_game")}
-    unmeasured = await _room(store, "nine-unstored", ["e", "f"])
+    # Refused before anything is measured: the stored log is not even replayed (here it could not be).
+    unmeasured = await _room(store, "nine-unreplayable", ["e", "f"])
+    await store.append_action("nine-unreplayable", 1, 1, {"type": "build", "square": 99}, actor="person", elapsed_ms=1)
     again = _by_seat(await xp_credit.credits(store, opolyx.engine, unmeasured, short_log, short))
-    assert {s: c.parts for s, c in again.items()} == {s: c.parts for s, c in credits.items()}, (
-        "a short game is refused without measuring its play"
-    )
+    assert {s: (c.xp, c.refused, c.parts) for s, c in again.items()} == {
+        s: (c.xp, c.refused, c.parts) for s, c in credits.items()
+    }
 
 
 async def test_a_game_with_no_person_credits_nobody(store: SqlStore) -> None:
