@@ -587,3 +587,20 @@ async def test_concurrent_bookings_and_merges_wait_for_the_account_row(store: Sq
     assert a is not None and a.xp == 1500, "the merge added to the other worker's XP"
     seed = await _while_locked(store, "b", store.next_drop_seed("b"), drop_seed=12345)
     assert seed == 12345, "the profile commits to the seed the other worker stored"
+
+
+async def test_a_deleted_account_leaves_the_weeks_board_and_nobody_behind_it(store: SqlStore) -> None:
+    """Its awards stay with the games, but the deleted account neither shows on this week's board nor
+    pushes the living down."""
+    await _people(store, "gone", "a", "b")
+    await _game(store, "g1", ["gone", "a"])
+    await store.finish_game("g1", None, [_credit(0, "gone", 900, won=True), _credit(1, "a", 50)])
+    await _game(store, "g2", ["b", "a"])
+    await store.finish_game("g2", None, [_credit(0, "b", 100, won=True)])
+    await store.delete_account("gone")
+    since = _now() - timedelta(days=1)
+    for by, want in (("xp", [("b", 100), ("a", 50)]), ("wins", [("b", 1)])):
+        rows, _ = await store.leaderboard(by, since=since, limit=10, viewer=None)  # type: ignore[arg-type]
+        assert [(r.position, r.user_id, r.value) for r in rows] == [(i, u, v) for i, (u, v) in enumerate(want, 1)]
+    _, own = await store.leaderboard("xp", since=since, limit=1, viewer="a")
+    assert own is not None and (own.position, own.value) == (2, 50)
