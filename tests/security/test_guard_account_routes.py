@@ -18,6 +18,7 @@ import pytest
 from live_server import ThreadServer, quick_settings
 from opolyx.progression import Credit
 from opolyx.server.accounts.routes import week_start
+from opolyx.server.accounts.sessions import token_hash
 from opolyx.storage import NewRoom, SeatRecord, SqlStore
 from opolyx.storage.tables import users, xp_awards
 from opolyx.storage.testing import TestDatabase
@@ -159,3 +160,41 @@ def test_a_new_accounts_first_name_is_the_addresss_local_part_only(
         r = browser.post("/api/auth/verify", json={"token": secret})
         assert r.status_code == 200, r.text
         assert (r.json()["user"]["nickname"], r.json()["user"]["guest"]) == ("annlee", False)
+
+
+def test_no_other_guest_passes_for_the_guest_that_asked_for_a_link(
+    server: ThreadServer, database: TestDatabase
+) -> None:
+    """A program without cookies is known as the asker by its session's guest, that guest exactly: a
+    stranger is asked to confirm whatever its id (ids sorting before and after the asker's)."""
+    base = server.base
+
+    def guest(name: str) -> tuple[str, str]:
+        r = httpx.post(base + "/api/session", json={"nickname": name, "language": "en", "token": True})
+        return str(r.json()["user"]["id"]), str(r.json()["token"])
+
+    asker_id, asker_token = guest("Asker")
+    before: str | None = None
+    after: str | None = None
+    while before is None or after is None:
+        other_id, other_token = guest("Stranger")
+        if other_id < asker_id and before is None:
+            before = other_token
+        elif other_id > asker_id and after is None:
+            after = other_token
+    secret = "s" * 43
+
+    async def plant(store: SqlStore) -> None:  # the link as /api/auth/link stores it for this guest
+        expires = datetime.now(UTC) + timedelta(minutes=15)
+        await store.create_magic_link(token_hash(secret), "asker@example.org", guest_id=asker_id, expires_at=expires)
+
+    _store(database, plant)
+    for token in (before, after):
+        peek = httpx.post(base + "/api/auth/peek", json={"token": secret}, headers={"Authorization": f"Bearer {token}"})
+        assert peek.json()["requester"] is False
+        r = httpx.post(base + "/api/auth/verify", json={"token": secret}, headers={"Authorization": f"Bearer {token}"})
+        assert (r.status_code, r.json()["code"]) == (409, "confirm_sign_in")
+    mine = httpx.post(
+        base + "/api/auth/peek", json={"token": secret}, headers={"Authorization": f"Bearer {asker_token}"}
+    )
+    assert mine.json()["requester"] is True

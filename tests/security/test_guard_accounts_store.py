@@ -269,6 +269,7 @@ async def test_deleting_an_account_touches_its_rooms_and_only_its_own_data(store
     await _game(store, "spoke", ["c", "b"], names=["Cee", "Bob"])
     await store.finish_game("spoke", None, [])
     await store.add_chat("spoke", ChatRecord("Alice", None, True, "a spectator's line", 1.0, "a"))
+    await store.add_chat("sat", _chat("a", "a's line at a's own table"))  # sat and spoke: still one room
     await store.add_chat("spoke", _chat("c", "c's line"))
     await _game(store, "apart", ["b", "c"], names=["Bob", "Cee"])  # a never came here
     await store.add_seat_marks("apart", 0, ["user:b"])
