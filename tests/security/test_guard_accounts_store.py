@@ -605,3 +605,65 @@ async def test_a_deleted_account_leaves_the_weeks_board_and_nobody_behind_it(sto
         assert [(r.position, r.user_id, r.value) for r in rows] == [(i, u, v) for i, (u, v) in enumerate(want, 1)]
     _, own = await store.leaderboard("xp", since=since, limit=1, viewer="a")
     assert own is not None and (own.position, own.value) == (2, 50)
+
+
+async def test_every_write_names_its_account_exactly_whichever_way_the_others_ids_sort(store: SqlStore) -> None:
+    """The scoping checks again with bystanders on both sides of the target's id ("a" before "m", "z"
+    after): a condition that only compared ids (before or after) instead of matching one would catch one
+    of them."""
+    later = _now() + timedelta(days=1)
+    await _people(store, "a", "z", "m")
+    for u in ("a", "z", "m"):
+        await store.attach_email(u, f"{u}@example.org")
+        await store.create_session(f"s-{u}", u, f"h-{u}", user_agent=None, expires_at=later)
+        await store.create_magic_link(f"l-{u}", f"new-{u}@example.org", guest_id=u, expires_at=later)
+        await _set(store, u, drop_seed=None)
+    assert [await store.user_by_email(f"{u}@example.org") for u in ("a", "m", "z")] == ["a", "m", "z"]
+    assert await store.user_by_email("b@example.org") is None, "an address nobody attached names nobody"
+    # Sessions.
+    assert [s.id for s in await store.list_sessions("m", _now())] == ["s-m"]
+    assert await store.revoke_sessions("m", keep="s-a") == 1
+    assert await store.revoke_sessions("m", only="s-z") == 0
+    assert [await store.session_by_token(f"h-{u}", _now()) is not None for u in ("a", "m", "z")] == [True, False, True]
+    # Links.
+    assert not isinstance(await store.consume_magic_link("l-m", _now()), str)
+    assert [await store.peek_magic_link(f"l-{u}", _now()) is not None for u in ("a", "m", "z")] == [True, False, True]
+    # Profile and seed.
+    await store.update_profile("m", nickname="Em", avatar="cat", language="de")
+    assert [(x.nickname, x.avatar, x.language) for x in [await store.get_user(u) for u in "amz"] if x] == [
+        ("a", None, "en"),
+        ("Em", "cat", "de"),
+        ("z", None, "en"),
+    ]
+    seed = await store.next_drop_seed("m")
+    async with store.engine.connect() as conn:
+        stored = dict((await conn.execute(sa.select(users.c.id, users.c.drop_seed))).all())
+    assert stored == {"a": None, "m": seed, "z": None}
+    # Merges: a guest sorting before the account, then one after it, each beside bystanders "b" and "y".
+    await _people(store, "b", "y", "a-guest", "z-guest")
+    for guest, bystander in (("a-guest", "y"), ("z-guest", "b")):
+        await _game(store, f"{guest}-game", [guest, bystander])
+        await store.finish_game(f"{guest}-game", None, [_credit(0, guest, 50)])
+        await store.add_chat(f"{guest}-game", _chat(bystander, "hello", seat=1))
+        await store.create_session(f"s-{guest}", guest, f"h-{guest}", user_agent=None, expires_at=later)
+        await store.merge_user(guest, "m", merged)
+        room = await store.get_room(f"{guest}-game")
+        assert room is not None and [s.user_id for s in room.seats] == ["m", bystander] and room.creator_id == "m"
+        assert [c.user_id for c in await store.recent_chat(f"{guest}-game", 5)] == [bystander]
+        assert await store.get_user(guest) is None and await store.session_by_token(f"h-{guest}", _now()) is None
+    assert [await store.session_by_token(f"h-{u}", _now()) is not None for u in ("a", "z")] == [True, True]
+    m = await store.get_user("m")
+    assert m is not None and m.xp == 100, "both guests' XP arrived"
+    # Deletion.
+    await store.delete_account("m")
+    assert await store.get_user("m") is None
+    for u in ("a", "z"):
+        user = await store.get_user(u)
+        assert user is not None and (user.nickname, user.email) == (u, f"{u}@example.org")
+        assert await store.session_by_token(f"h-{u}", _now()) is not None
+        assert await store.peek_magic_link(f"l-{u}", _now()) is not None
+    for guest, bystander in (("a-guest", "y"), ("z-guest", "b")):
+        room = await store.get_room(f"{guest}-game")
+        assert room is not None and [s.name for s in room.seats] == [DELETED_NAME, bystander]
+        assert room.seat_info == [{"name": DELETED_NAME}, {"name": bystander}]
+        assert [(c.name, c.text) for c in await store.recent_chat(f"{guest}-game", 5)] == [(bystander, "hello")]
