@@ -198,3 +198,39 @@ def test_no_other_guest_passes_for_the_guest_that_asked_for_a_link(
         base + "/api/auth/peek", json={"token": secret}, headers={"Authorization": f"Bearer {asker_token}"}
     )
     assert mine.json()["requester"] is True
+
+
+def test_a_guest_moves_into_an_account_only_when_it_may_whichever_way_their_ids_sort(
+    server: ThreadServer, database: TestDatabase, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The checks that compare the guest with the account (is it another row? both in games?) hold for an
+    account whose id sorts before every guest's and for one whose id sorts after."""
+    low, high = "0" * 32, "f" * 32
+
+    async def accounts(store: SqlStore) -> None:
+        for user_id, name in ((low, "Low"), (high, "High")):
+            await store.create_user(user_id, name, "en")
+            await store.attach_email(user_id, f"{name.lower()}@example.org")
+            await store.create_room(NewRoom(f"room-{name}", None, "classic", 2, True, user_id, name))
+
+    _store(database, accounts)
+    for account_id, address in ((low, "low@example.org"), (high, "high@example.org")):
+        browser, guest_id = _guest(server, "Guest")
+        try:
+            room = browser.post("/api/rooms", json={"mode": "classic", "seats": 2, "public": True})
+            assert room.status_code == 201, room.text
+            with caplog.at_level(logging.WARNING, logger="opolyx.mail"):
+                assert browser.post("/api/auth/link", json={"email": address}).status_code == 202
+            logged = [r.getMessage() for r in caplog.records if r.name == "opolyx.mail"]
+            secret = logged[-1].rsplit("#/signin/", 1)[1].split()[0]
+            peek = browser.post("/api/auth/peek", json={"token": secret}).json()
+            assert (peek["requester"], peek["guest_moves"]) == (True, True), address
+            blocked = browser.post("/api/auth/verify", json={"token": secret})
+            assert (blocked.status_code, blocked.json()["code"]) == (409, "merge_blocked"), address
+            assert browser.post(f"/api/rooms/{room.json()['id']}/leave").status_code == 200
+            signed_in = browser.post("/api/auth/verify", json={"token": secret})
+            assert signed_in.status_code == 200 and signed_in.json()["user"]["id"] == account_id, signed_in.text
+            gone = _store(database, lambda store, g=guest_id: store.get_user(g))
+            assert gone is None, "the guest moved into the account"
+        finally:
+            browser.close()
