@@ -617,6 +617,16 @@ async def test_every_write_names_its_account_exactly_whichever_way_the_others_id
         await store.attach_email(u, f"{u}@example.org")
         await store.create_session(f"s-{u}", u, f"h-{u}", user_agent=None, expires_at=later)
         await store.create_magic_link(f"l-{u}", f"new-{u}@example.org", guest_id=u, expires_at=later)
+        await store.create_magic_link(f"addr-{u}", f"{u}@example.org", guest_id=None, expires_at=later)
+        await store.create_api_key(f"k-{u}", u, "bot", f"kh-{u}")
+    # The bystanders' own game: cards for both, a's seat later played by a bot, a's chat.
+    await _game(store, "theirs", ["a", "z"])
+    await store.replace_with_bot("theirs", 0, bot="easy", name="Bot", at_seq=1)
+    await store.add_chat("theirs", _chat("a", "a's line"))
+    await store.finish_game("theirs", None, [_credit(0, "a", 325), _credit(1, "z", 325)])
+    cards = {u: await store.cards_of(u) for u in ("a", "z")}
+    assert all(len(c) == 1 for c in cards.values())
+    for u in ("a", "z", "m"):
         await _set(store, u, drop_seed=None)
     assert [await store.user_by_email(f"{u}@example.org") for u in ("a", "m", "z")] == ["a", "m", "z"]
     assert await store.user_by_email("b@example.org") is None, "an address nobody attached names nobody"
@@ -638,7 +648,7 @@ async def test_every_write_names_its_account_exactly_whichever_way_the_others_id
     seed = await store.next_drop_seed("m")
     async with store.engine.connect() as conn:
         stored = dict((await conn.execute(sa.select(users.c.id, users.c.drop_seed))).all())
-    assert stored == {"a": None, "m": seed, "z": None}
+    assert {u: stored[u] for u in ("a", "m", "z")} == {"a": None, "m": seed, "z": None}
     # Merges: a guest sorting before the account, then one after it, each beside bystanders "b" and "y".
     await _people(store, "b", "y", "a-guest", "z-guest")
     for guest, bystander in (("a-guest", "y"), ("z-guest", "b")):
@@ -655,13 +665,23 @@ async def test_every_write_names_its_account_exactly_whichever_way_the_others_id
     m = await store.get_user("m")
     assert m is not None and m.xp == 100, "both guests' XP arrived"
     # Deletion.
-    await store.delete_account("m")
+    assert await store.delete_account("m") == ["a-guest-game", "z-guest-game"]
     assert await store.get_user("m") is None
     for u in ("a", "z"):
         user = await store.get_user(u)
         assert user is not None and (user.nickname, user.email) == (u, f"{u}@example.org")
         assert await store.session_by_token(f"h-{u}", _now()) is not None
         assert await store.peek_magic_link(f"l-{u}", _now()) is not None
+        assert await store.peek_magic_link(f"addr-{u}", _now()) is not None
+        assert [k.id for k in await store.list_api_keys(u)] == [f"k-{u}"]
+        assert await store.cards_of(u) == cards[u]
+    assert await store.list_api_keys("m") == [] and await store.peek_magic_link("addr-m", _now()) is None
+    assert [(c.name, c.text) for c in await store.recent_chat("theirs", 5)] == [("a", "a's line")]
+    async with store.engine.connect() as conn:
+        replaced = (
+            await conn.execute(sa.text("SELECT replaced_user_id FROM room_seats WHERE room_id = 'theirs'"))
+        ).all()
+    assert sorted(str(r[0]) for r in replaced) == ["None", "a"], "the bot still stands in for a"
     for guest, bystander in (("a-guest", "y"), ("z-guest", "b")):
         room = await store.get_room(f"{guest}-game")
         assert room is not None and [s.name for s in room.seats] == [DELETED_NAME, bystander]
