@@ -128,6 +128,25 @@ async def test_signing_out_another_persons_session_by_its_id_revokes_nothing(sto
     assert await store.session_by_token("hv2", _now()) is None
 
 
+async def test_signing_out_one_session_ends_that_one_only(store: SqlStore) -> None:
+    await _people(store, "u")
+    later = _now() + timedelta(days=1)
+    for n in (1, 2, 3):
+        await store.create_session(f"s{n}", "u", f"h{n}", user_agent=None, expires_at=later)
+    assert await store.revoke_sessions("u", only="s2") == 1
+    assert [await store.session_by_token(f"h{n}", _now()) is not None for n in (1, 2, 3)] == [True, False, True]
+    for n in (4, 5):
+        await store.create_session(f"s{n}", "u", f"h{n}", user_agent=None, expires_at=later)
+    assert await store.revoke_sessions("u", keep="s4") == 3, "those before and after the kept one"
+    assert [await store.session_by_token(f"h{n}", _now()) is not None for n in range(1, 6)] == [
+        False,
+        False,
+        False,
+        True,
+        False,
+    ]
+
+
 async def test_signing_out_counts_no_session_that_expired_at_that_moment(
     store: SqlStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -248,13 +267,15 @@ async def test_merged_xp_counts_against_the_accounts_daily_cap_by_what_it_added(
 
 
 async def test_a_guest_cannot_be_merged_into_itself_or_a_missing_account(store: SqlStore) -> None:
-    await _people(store, "guest")
+    await _people(store, "guest", "zed")  # zed sorts after every name below: never taken for a missing one
     await _set(store, "guest", xp=300, level=3, wins=2)
+    await _set(store, "zed", xp=200, level=3, wins=1)
     await store.merge_user("guest", "guest", merged)
     await store.merge_user("guest", "nobody", merged)
     await store.merge_user("nobody", "guest", merged)
-    guest = await store.get_user("guest")
+    guest, zed = await store.get_user("guest"), await store.get_user("zed")
     assert guest is not None and (guest.xp, guest.level, guest.wins) == (300, 3, 2)
+    assert zed is not None and (zed.xp, zed.level, zed.wins) == (200, 3, 1)
 
 
 # --- deleting an account -------------------------------------------------------------------------------
@@ -273,6 +294,7 @@ async def test_deleting_an_account_touches_its_rooms_and_only_its_own_data(store
     await store.add_chat("spoke", _chat("c", "c's line"))
     await _game(store, "apart", ["b", "c"], names=["Bob", "Cee"])  # a never came here
     await store.add_seat_marks("apart", 0, ["user:b"])
+    await store.add_seat_marks("spoke", 0, ["user:c"])  # a room sorting after "sat", seat 0 not a's
     await store.add_chat("apart", _chat("b", "b's line"))  # others speaking does not make it a's room
     later = _now() + timedelta(days=1)
     for u in ("a", "b"):
@@ -292,6 +314,7 @@ async def test_deleting_an_account_touches_its_rooms_and_only_its_own_data(store
     assert spoke is not None and spoke.seat_info == [{"name": "Cee"}, {"name": "Bob"}]
     assert apart is not None and apart.seat_info == [{"name": "Bob"}, {"name": "Cee"}]
     assert await store.seat_marks_of("apart") == {0: {"user:b"}}
+    assert await store.seat_marks_of("spoke") == {0: {"user:c"}}
     chat = await store.recent_chat("spoke", 10)
     assert [(c.name, c.text) for c in chat] == [(DELETED_NAME, DELETED_TEXT), ("c", "c's line")]
     assert [(c.name, c.text) for c in await store.recent_chat("apart", 10)] == [("b", "b's line")]
@@ -420,8 +443,8 @@ async def test_fresh_drop_seeds_are_62_random_bits(store: SqlStore) -> None:
 
 async def test_finishing_books_each_seat_to_its_own_account_in_seat_order(store: SqlStore) -> None:
     await _people(store, "a", "b", "c")
-    await _game(store, "earlier", ["c", "b"])
-    (earlier,) = await store.finish_game("earlier", None, [_credit(0, "c", 325)])
+    await _game(store, "z-earlier", ["c", "b"])  # sorts after "g"
+    (earlier,) = await store.finish_game("z-earlier", None, [_credit(0, "c", 325)])
     await _game(store, "g", ["a", "b", "c"])
     credits = [_credit(2, "c", 40), _credit(0, "a", 325, won=True), _credit(1, "b", 0, refused="pair_farming")]
     awards = await store.finish_game("g", {"winner": 0}, credits)
@@ -439,8 +462,8 @@ async def test_finishing_books_each_seat_to_its_own_account_in_seat_order(store:
     ]
     assert [len(x.drops) for x in stored] == [1, 0, 0], "a's card is a's, and c's card of another game is not g's"
     assert stored[0].drops == awards[0].drops
-    assert [c.game_id for c in earlier.drops] == ["earlier"]
-    assert [c.level for c in (await store.awards_of_game("earlier"))[0].drops] == [3]
+    assert [c.game_id for c in earlier.drops] == ["z-earlier"]
+    assert [c.level for c in (await store.awards_of_game("z-earlier"))[0].drops] == [3]
     for u, xp, level, wins in (("a", 325, 3, 1), ("b", 0, 1, 0), ("c", 365, 3, 0)):
         user = await store.get_user(u)
         assert user is not None and (user.xp, user.level, user.wins) == (xp, level, wins)
