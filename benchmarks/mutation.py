@@ -98,7 +98,9 @@ TARGETS: dict[str, Target] = {
     "accounts.identity": Target("server/accounts/identity.py", _ACCOUNT_HTTP),
     "accounts.session_routes": Target("server/accounts/session_routes.py", _ACCOUNT_HTTP),
     "accounts.apikey_routes": Target("server/accounts/apikey_routes.py", _ACCOUNT_HTTP),
-    "accounts.routes": Target("server/accounts/routes.py", _ACCOUNT_HTTP),
+    "accounts.routes": Target(
+        "server/accounts/routes.py", ("tests/security/test_guard_account_routes.py", *_ACCOUNT_HTTP)
+    ),
     "http.guard": Target(
         "server/http/guard.py",
         (
@@ -118,6 +120,7 @@ TARGETS: dict[str, Target] = {
     "play.xp_credit": Target(
         "server/play/xp_credit.py",
         (
+            "tests/security/test_guard_xp_credit.py",
             "tests/security/test_guard_progression.py",
             "tests/server/test_server_progression.py",
             "tests/server/test_server_farming.py",
@@ -142,6 +145,7 @@ TARGETS: dict[str, Target] = {
         "storage/accounts_sql.py",
         (
             "tests/security/test_guard_storage.py",
+            "tests/security/test_guard_accounts_store.py",
             "tests/security/test_guard_sessions.py",
             "tests/storage/test_storage_accounts.py",
         ),
