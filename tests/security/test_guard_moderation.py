@@ -1,0 +1,452 @@
+"""Moderation from the attacker's side (issue 46): who may sanction, report, mute, block, befriend and invite
+whom. Each case is a request the guard refuses (a sanction naming both a person and an address, or the
+operator themselves; a report aimed at a seat nobody sits in or a room one never saw; an invitation from a
+stranger or a blocked person; someone else's invitation), next to the allowed request it must not refuse.
+
+The operator's actions and the ban check run against a SQLite store; the routes against one live server
+for the whole file (each test makes its own people, so they do not see each other's)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from live_server import ThreadServer, quick_settings
+from opolyx.protocol.errors import ApiError
+from opolyx.server.moderation import actions, enforcement, wordfilter
+from opolyx.server.moderation.operators import PREFIX, is_operator, not_found, operator_name
+from opolyx.server.settings import Settings
+from opolyx.storage import SqlStore, Store, UserRecord
+from opolyx.storage.testing import TestDatabase
+
+# --- the operator's actions and the ban check, against a store --------------------------------------------------
+
+
+class Rooms:
+    """The room service's socket closing, recorded."""
+
+    def __init__(self) -> None:
+        self.users: list[str] = []
+        self.addresses: list[str] = []
+
+    def close_user_sockets(self, user_id: str) -> None:
+        self.users.append(user_id)
+
+    def close_address_sockets(self, address: str) -> None:
+        self.addresses.append(address)
+
+
+@pytest.fixture
+async def store(database: TestDatabase) -> AsyncIterator[Store]:
+    s = await SqlStore.open(database.url, schema=database.schema)
+    try:
+        for uid in ("bob", "eve"):
+            await s.create_user(uid, uid.title(), "en")
+            await s.create_session(f"s-{uid}", uid, f"h-{uid}", user_agent=None, expires_at=_in(60))
+        yield s
+    finally:
+        await s.close()
+
+
+def _in(minutes: float) -> datetime:
+    return datetime.now(UTC) + timedelta(minutes=minutes)
+
+
+async def _sanction(store: Store, rooms: Rooms | None = None, **kw: Any) -> int:
+    args: dict[str, Any] = {"kind": "ban", "user_id": None, "address": None, "minutes": 60, "reason": "r"} | kw
+    return await actions.sanction(store, rooms, "op@example.org", **args)  # type: ignore[arg-type]
+
+
+@pytest.mark.anyio
+async def test_a_sanction_names_exactly_one_person_or_address_of_a_known_kind(store: Store) -> None:
+    with pytest.raises(ValueError, match="names a person or an address"):
+        await _sanction(store, user_id="bob", address="10.0.0.1")
+    with pytest.raises(ValueError, match="names a person or an address"):
+        await _sanction(store)
+    with pytest.raises(ValueError, match="unknown sanction"):
+        await _sanction(store, kind="exile", user_id="bob")
+    # Nothing was stored by the refusals.
+    assert await store.sanctions(active_only=False, limit=10) == []
+    assert await store.audit_log(10) == []
+
+
+@pytest.mark.anyio
+async def test_a_ban_of_a_person_ends_their_sessions_keys_and_sockets_and_nobody_else_s(store: Store) -> None:
+    rooms = Rooms()
+    await _sanction(store, rooms, user_id="bob")
+    assert rooms.users == ["bob"] and rooms.addresses == []
+    assert await store.list_sessions("bob", datetime.now(UTC)) == []
+    assert len(await store.list_sessions("eve", datetime.now(UTC))) == 1
+    [entry] = await store.audit_log(10)
+    assert (entry.operator, entry.action, entry.target, entry.reason) == ("op@example.org", "ban", "user:bob", "r")
+    assert entry.details is not None and entry.details["sessions_revoked"] == 1
+    # Refused from now on, with the end of the ban in the message; Eve is not.
+    with pytest.raises(ApiError) as refused:
+        await enforcement.refuse_banned(store, user_id="bob")
+    assert refused.value.status == 403 and refused.value.code == "banned"
+    await enforcement.refuse_banned(store, user_id="eve")
+    # Without a room service (opolyx admin on a single process) the sessions still end.
+    await _sanction(store, None, user_id="eve")
+    assert await store.list_sessions("eve", datetime.now(UTC)) == []
+
+
+@pytest.mark.anyio
+async def test_a_mute_keeps_sessions_and_sockets(store: Store) -> None:
+    rooms = Rooms()
+    await _sanction(store, rooms, kind="mute", user_id="bob")
+    await _sanction(store, rooms, kind="mute", address="10.0.0.9")
+    assert rooms.users == [] and rooms.addresses == []
+    assert len(await store.list_sessions("bob", datetime.now(UTC))) == 1
+    [second, first] = await store.audit_log(10)
+    assert first.details is not None and "sessions_revoked" not in first.details
+    assert (first.target, second.target) == ("user:bob", "address:10.0.0.9")
+    # A mute is no ban.
+    await enforcement.refuse_banned(store, user_id="bob", address="10.0.0.9")
+
+
+@pytest.mark.anyio
+async def test_a_ban_of_an_address_closes_its_sockets_and_refuses_it(store: Store) -> None:
+    rooms = Rooms()
+    await _sanction(store, rooms, address="10.0.0.7")
+    assert rooms.addresses == ["10.0.0.7"] and rooms.users == []
+    assert len(await store.list_sessions("bob", datetime.now(UTC))) == 1
+    with pytest.raises(ApiError):
+        await enforcement.refuse_banned(store, address="10.0.0.7")
+    await enforcement.refuse_banned(store, address="10.0.0.8")
+    assert (await store.audit_log(1))[0].target == "address:10.0.0.7"
+    await _sanction(store, None, address="10.0.0.8")  # no room service: nothing to close, no error
+
+
+@pytest.mark.anyio
+async def test_a_sanction_lasts_between_a_minute_and_a_year(store: Store) -> None:
+    before = datetime.now(UTC)
+    await _sanction(store, kind="mute", user_id="bob", minutes=0)
+    await _sanction(store, kind="mute", user_id="eve", minutes=10**9)
+    short, long_ = sorted(await store.sanctions(active_only=False, limit=10), key=lambda s: s.expires_at)
+    assert timedelta(seconds=59) < short.expires_at - before < timedelta(minutes=1, seconds=30)
+    assert long_.expires_at - before < timedelta(minutes=actions.MAX_MINUTES + 1)
+    assert long_.expires_at - before > timedelta(minutes=actions.MAX_MINUTES - 1)
+    minutes = sorted(int((e.details or {})["minutes"]) for e in await store.audit_log(10))  # type: ignore[call-overload]
+    assert minutes == [1, actions.MAX_MINUTES]
+
+
+@pytest.mark.anyio
+async def test_lifting_or_closing_what_does_not_exist_changes_nothing(store: Store) -> None:
+    assert await actions.lift(store, "op", 999, "appeal") is False
+    assert await actions.close_report(store, "op", 999, "done") is False
+    assert await store.audit_log(10) == []
+    sid = await _sanction(store, kind="mute", address="10.0.0.3")
+    assert await actions.lift(store, "op", sid, "appeal") is True
+    [lifted, _] = await store.audit_log(10)
+    assert (lifted.action, lifted.target, lifted.reason) == ("lift_mute", "address:10.0.0.3", "appeal")
+    assert lifted.details == {"sanction": sid}
+    rid = await store.add_report("bob", "eve", room_id=None, reason="spam", note=None, line=None, evidence={})
+    assert await actions.close_report(store, "op", rid, "warned") is True
+    assert await actions.close_report(store, "op", rid, "again") is False  # closed once, audited once
+    closes = [a for a in await store.audit_log(10) if a.action == "close_report"]
+    assert [(a.target, a.reason) for a in closes] == [(f"report:{rid}", "warned")]
+
+
+def test_until_text_is_utc_to_the_minute() -> None:
+    assert enforcement.until_text(datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)) == "2026-03-04 05:06 UTC"
+
+
+def test_who_is_an_operator() -> None:
+    settings = Settings(operators="op-id,boss@example.org")
+    boss = UserRecord("x", "Boss", "en", "Boss@Example.org", None)  # type: ignore[arg-type]
+    assert is_operator(settings, boss) and operator_name(boss) == "Boss@Example.org"
+    nobody = UserRecord("y", "Eve", "en", None, None)  # type: ignore[arg-type]
+    assert not is_operator(settings, nobody) and operator_name(nobody) == "y"
+    assert not is_operator(settings, None)
+    # An e-mail address equal to an appointed id is no appointment by id.
+    sneaky = UserRecord("z", "Z", "en", "op-id", None)  # type: ignore[arg-type]
+    assert is_operator(settings, sneaky)  # by design: the list names ids or addresses
+    assert not_found().status_code == 404
+
+
+def test_the_word_filter_languages_an_operator_may_choose() -> None:
+    assert wordfilter.languages_setting(" EN, zh ,xx,,de ") == ("de", "en", "zh")
+    assert wordfilter.languages_setting("") == ()
+    assert wordfilter.words("xx") == []
+    # Only the chosen lists mask; a single listed Chinese character does not hide the longer word.
+    word = next(w for w in wordfilter.words("de") if w.isalpha() and w.isascii() and len(w) > 4)
+    assert wordfilter.clean(f"so {word}!", ("en",)) == f"so {word}!"
+    assert wordfilter.clean(f"so {word}!", ("de",)) == f"so {'*' * len(word)}!"
+    assert wordfilter.clean("我喜欢乳酪", ("zh",)) == "我喜欢乳酪"
+    assert wordfilter.clean(f"so {word}!", ()) == f"so {word}!"
+
+
+_SERIAL = itertools.count()
+
+
+# --- the routes, at a live server -------------------------------------------------------------------------------
+
+
+class Guest:
+    """A signed-in guest with its own cookie jar."""
+
+    def __init__(self, base: str, name: str) -> None:
+        self.http = httpx.Client(base_url=base, timeout=30)
+        r = self.http.post("/api/session", json={"nickname": name, "language": "en"})
+        r.raise_for_status()
+        self.id: str = r.json()["user"]["id"]
+        self.name = name
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        return self.http.post(path, json=body or {})
+
+    def get(self, path: str, **params: Any) -> httpx.Response:
+        return self.http.get(path, params=params)
+
+    def room(self, public: bool = True, mode: str = "classic") -> str:
+        r = self.post("/api/rooms", {"mode": mode, "seats": 4, "public": public})
+        assert r.status_code == 201, r.text
+        return str(r.json()["id"])
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    data: Path = tmp_path_factory.mktemp("moderation")
+    url = f"sqlite+aiosqlite:///{data / 'db.sqlite3'}"
+    with ThreadServer(quick_settings(data / "data", database_url=url, rate_social_burst=1000, rate_report_burst=1000)) as server:
+        yield server
+
+
+@pytest.fixture
+def guests(srv: ThreadServer) -> Iterator[Any]:
+    made: list[Guest] = []
+
+    def make(*names: str) -> list[Guest]:
+        # One server for the file: each test's people get names of their own (nicknames are searched).
+        out = [Guest(srv.base, f"{n}{next(_SERIAL)}") for n in names]
+        made.extend(out)
+        return out
+
+    yield make
+    for g in made:
+        g.http.close()
+
+
+def appoint(srv: ThreadServer, *who: Guest) -> None:
+    srv.server.config.app.state.services.settings.operators = ",".join(g.id for g in who)  # type: ignore[attr-defined]
+
+
+def code(r: httpx.Response) -> tuple[int, str | None]:
+    return r.status_code, (r.json() or {}).get("code") if r.content else None
+
+
+def test_an_operator_cannot_sanction_both_neither_nobody_or_themselves(srv: ThreadServer, guests: Any) -> None:
+    op, bob = guests("Op", "Bob")
+    appoint(srv, op)
+    sanctions = PREFIX + "/sanctions"
+    base = {"kind": "mute", "minutes": 5, "reason": "insults"}
+    assert code(op.post(sanctions, base | {"user": bob.id, "address": "10.1.1.1"})) == (422, "invalid_request")
+    assert code(op.post(sanctions, base)) == (422, "invalid_request")
+    assert code(op.post(sanctions, base | {"user": "no-such-person"})) == (404, "user_not_found")
+    assert code(op.post(sanctions, base | {"user": op.id})) == (422, "cannot_target_self")
+    assert op.post(sanctions, base | {"user": bob.id, "minutes": 0}).status_code == 422
+    assert op.post(sanctions, base | {"user": bob.id, "minutes": actions.MAX_MINUTES + 1}).status_code == 422
+    # None of those was stored; the sanction an operator may set is.
+    assert [s for s in op.get(sanctions, state="all").json() if s["user"] in (bob.id, op.id)] == []
+    r = op.post(sanctions, base | {"user": bob.id})
+    assert r.status_code == 201
+    mine = [s for s in op.get(sanctions).json() if s["id"] == r.json()["id"]]
+    assert [(s["kind"], s["user"], s["by"], s["lifted_at"]) for s in mine] == [("mute", bob.id, op.id, None)]
+    # Lifted: gone from the active list, still in the full one.
+    assert op.post(f"{sanctions}/{r.json()['id']}/lift", {"reason": "ok"}).status_code == 200
+    assert all(s["id"] != r.json()["id"] for s in op.get(sanctions).json())
+    assert any(s["id"] == r.json()["id"] and s["lifted_at"] for s in op.get(sanctions, state="all").json())
+    assert code(op.post(f"{sanctions}/999999/lift", {"reason": "x"})) == (404, "sanction_not_found")
+
+
+def test_the_operator_s_reports_rooms_lines_and_people(srv: ThreadServer, guests: Any) -> None:
+    op, ann, bob = guests("Op", "Ann", "Bob")
+    appoint(srv, op)
+    assert op.get(PREFIX + "/me").json() == {"id": op.id, "name": op.name, "operator": op.id}
+    rid = ann.post("/api/reports", {"user": bob.id, "reason": "spam", "note": "adverts"}).json()["id"]
+    [found] = [r for r in op.get(PREFIX + "/reports").json() if r["id"] == rid]
+    assert found["reporter"] == {"id": ann.id, "name": ann.name} and found["reported"]["name"] == bob.name
+    assert (found["reason"], found["note"], found["handled_at"], found["outcome"]) == ("spam", "adverts", None, None)
+    close = f"{PREFIX}/reports/{rid}/close"
+    assert op.post(close, {"outcome": "warned"}).json() == {"closed": rid}
+    # Closed: off the open queue, in the full one with who handled it; closing again finds nothing.
+    assert all(r["id"] != rid for r in op.get(PREFIX + "/reports").json())
+    [done] = [r for r in op.get(PREFIX + "/reports", state="all").json() if r["id"] == rid]
+    assert (done["handled_by"], done["outcome"]) == (op.id, "warned") and done["handled_at"]
+    assert code(op.post(close, {"outcome": "again"})) == (404, "report_not_found")
+    # Rooms: a private one is listed too; a room that does not exist cannot be closed.
+    private = bob.room(public=False)
+    [listed] = [r for r in op.get(PREFIX + "/rooms").json() if r["id"] == private]
+    assert listed["public"] is False and [p["name"] for p in listed["players"]] == [bob.name]
+    assert listed["players"][0]["connected"] is False
+    assert code(op.post(f"{PREFIX}/rooms/AAAAAAAAAAAAAAAA/close", {"reason": "x"})) == (404, "room_not_found")
+    assert op.post(f"{PREFIX}/rooms/{private}/close", {"reason": "spam room"}).json() == {"closed": private}
+    assert all(r["id"] != private for r in op.get(PREFIX + "/rooms").json())
+    # A chat line nobody said cannot be removed.
+    line = {"room": private, "at": 12.5, "reason": "x"}
+    assert code(op.post(PREFIX + "/chat/remove", line)) == (404, "line_not_found")
+    # People by name, and the audit log's length.
+    [person] = op.get(PREFIX + "/people", name=bob.name).json()
+    assert person["id"] == bob.id and person["reliability"]["games"] == 0
+    assert len(op.get(PREFIX + "/audit", limit=1).json()) == 1
+    assert op.get(PREFIX + "/audit", limit=0).status_code == 422
+
+
+def test_reports_are_about_someone_real_in_a_room_one_saw(srv: ThreadServer, guests: Any) -> None:
+    ann, bob, cid = guests("Ann", "Bob", "Cid")
+    room = ann.room()
+    assert bob.post(f"/api/rooms/{room}/join").status_code == 200
+    assert ann.post(f"/api/rooms/{room}/bots", {"strength": "easy"}).status_code == 200
+    report = "/api/reports"
+    # A seat nobody sits in, a bot's seat, a chat line never said: nobody to report.
+    assert code(cid.post(report, {"room": room, "seat": 3, "reason": "abuse"})) == (404, "user_not_found")
+    assert code(cid.post(report, {"room": room, "seat": 2, "reason": "abuse"})) == (404, "user_not_found")
+    assert code(cid.post(report, {"room": room, "at": 1.0, "reason": "abuse"})) == (404, "line_not_found")
+    # An id that is no id, an unknown id, an unknown name: nobody either.
+    for target in ({"user": "../x"}, {"user": "nobody-here"}, {"name": "Nobody At All"}, {}):
+        assert code(cid.post(report, target | {"reason": "abuse"})) == (404, "user_not_found"), target
+    # A room that does not exist or that one never saw: no room.
+    assert code(cid.post(report, {"room": "AAAAAAAAAAAAAAAA", "seat": 0, "reason": "abuse"})) == (404, "room_not_found")
+    assert code(cid.post(report, {"room": "not an id!", "seat": 0, "reason": "abuse"})) == (404, "room_not_found")
+    # A seat of a public room: reported, with the room as evidence.
+    r = cid.post(report, {"room": room, "seat": 1, "reason": "quitting"})
+    assert r.status_code == 201, r.text
+    # Both sitting in a room they made: the creator's seat too.
+    assert cid.post(report, {"room": room, "seat": 0, "reason": "name"}).status_code == 201
+    assert [m["reason"] for m in cid.get("/api/reports/mine").json()] == ["name", "quitting"]
+    assert cid.get("/api/reports/mine", limit=1).json()[0]["handled"] is False
+    assert ann.get("/api/reports/mine").json() == []
+
+
+def test_a_private_room_s_seats_and_reliability_stay_private(srv: ThreadServer, guests: Any) -> None:
+    ann, bob, eve = guests("Ann", "Bob", "Eve")
+    room = ann.room(public=False)
+    assert code(eve.get(f"/api/rooms/{room}/reliability")) == (404, "room_not_found")
+    assert code(eve.post("/api/reports", {"room": room, "seat": 0, "reason": "abuse"})) == (404, "room_not_found")
+    assert code(eve.post("/api/social/blocks", {"room": room, "seat": 0})) == (404, "room_not_found")
+    # The creator sees it; a public room is anyone's to see.
+    assert set(ann.get(f"/api/rooms/{room}/reliability").json()["seats"]) == {"0"}
+    public = bob.room()
+    assert set(eve.get(f"/api/rooms/{public}/reliability").json()["seats"]) == {"0"}
+
+
+def test_friends_are_mutual_and_a_block_ends_them_both_ways(srv: ThreadServer, guests: Any) -> None:
+    ann, bob = guests("Ann", "Bob")
+    assert ann.post("/api/social/friends", {"user": bob.id}).json()["mutual"] is False
+    assert code(ann.post("/api/social/friends", {"user": ann.id})) == (422, "cannot_target_self")
+    social = ann.get("/api/social").json()
+    assert social["asked"] == [{"id": bob.id, "name": bob.name}] and social["friends"] == []
+    assert bob.get("/api/social").json()["requests"] == [{"id": ann.id, "name": ann.name}]
+    assert bob.post("/api/social/friends", {"user": ann.id}).json()["mutual"] is True
+    assert [f["id"] for f in ann.get("/api/social").json()["friends"]] == [bob.id]
+    assert ann.get("/api/social").json()["asked"] == [] and bob.get("/api/social").json()["requests"] == []
+    # Bob blocks Ann: neither lists the other as a friend any more, whoever asked first.
+    assert bob.post("/api/social/blocks", {"user": ann.id}).status_code == 201
+    assert ann.get("/api/social").json()["friends"] == [] and bob.get("/api/social").json()["friends"] == []
+    assert ann.get("/api/social").json()["requests"] == []
+    assert bob.get("/api/social").json()["blocked"] == [{"id": ann.id, "name": ann.name}]
+    # Unfriending removes both sides' rows; an id with foreign characters is nobody.
+    assert ann.http.delete(f"/api/social/blocks/{bob.id}").status_code == 204
+    assert bob.get("/api/social").json()["blocked"] == [{"id": ann.id, "name": ann.name}]  # only Bob lifts his
+    assert bob.http.delete(f"/api/social/blocks/{ann.id}").status_code == 204
+    assert bob.get("/api/social").json()["blocked"] == []
+    ann.post("/api/social/friends", {"user": bob.id})
+    bob.post("/api/social/friends", {"user": ann.id})
+    assert bob.http.delete(f"/api/social/friends/{ann.id}").status_code == 204
+    assert ann.get("/api/social").json()["asked"] == [] and ann.get("/api/social").json()["friends"] == []
+    assert code(bob.http.delete("/api/social/friends/a.b")) == (404, "user_not_found")
+    # A mute lists the person under muted, and only there.
+    assert ann.post("/api/social/mutes", {"user": bob.id}).json() == {"id": bob.id, "name": bob.name}
+    social = ann.get("/api/social").json()
+    assert social["muted"] == [{"id": bob.id, "name": bob.name}] and social["blocked"] == []
+    # The filter switch reads back.
+    assert social["chat_filter"] is True
+    assert ann.http.put("/api/social/filter", json={"on": False}).json() == {"chat_filter": False}
+    assert ann.get("/api/social").json()["chat_filter"] is False
+
+
+def test_invitations_go_between_friends_only_and_only_to_whom_they_name(srv: ThreadServer, guests: Any) -> None:
+    ann, bob, cid = guests("Ann", "Bob", "Cid")
+    invites = "/api/social/invites"
+    # Not friends at all, or only asked one way: refused.
+    assert code(ann.post(invites, {"user": bob.id})) == (403, "not_friends")
+    ann.post("/api/social/friends", {"user": bob.id})
+    assert code(ann.post(invites, {"user": bob.id})) == (403, "not_friends")
+    bob.post("/api/social/friends", {"user": ann.id})
+    # Friends, but Ann sits in no room.
+    assert code(ann.post(invites, {"user": bob.id})) == (409, "no_room_to_invite")
+    room = ann.room(public=False)
+    r = ann.post(invites, {"user": bob.id})
+    assert r.json() == {"invited": bob.id, "room": room}
+    [inv] = bob.get("/api/social").json()["invites"]
+    assert (inv["from"]["id"], inv["room"], inv["status"]) == (ann.id, room, "waiting")
+    # Cid cannot use Bob's invitation, nor can a made-up id be used.
+    accept = f"{invites}/{inv['id']}/accept"
+    assert code(cid.post(accept)) == (404, "room_not_found")
+    assert code(bob.post(f"{invites}/2147483647/accept")) == (404, "room_not_found")
+    assert bob.post(f"{invites}/0/accept").status_code == 422
+    # A block by Bob hides Ann's invitation and stops its use.
+    bob.post("/api/social/blocks", {"user": ann.id})
+    assert bob.get("/api/social").json()["invites"] == []
+    assert code(bob.post(accept)) == (404, "room_not_found")
+    bob.http.delete(f"/api/social/blocks/{ann.id}")
+    assert bob.get("/api/social").json()["invites"] == []  # the friendship ended with the block
+    assert code(ann.post(invites, {"user": bob.id})) == (403, "not_friends")
+    # Friends again: the old invitation works (a private room, joined through it).
+    ann.post("/api/social/friends", {"user": bob.id})
+    bob.post("/api/social/friends", {"user": ann.id})
+    r = bob.post(accept)
+    assert r.status_code == 200, r.text
+    assert {p["name"] for p in r.json()["players"]} == {ann.name, bob.name}
+
+
+def test_an_invitation_into_a_closed_room_is_gone(srv: ThreadServer, guests: Any) -> None:
+    ann, bob, op = guests("Ann", "Bob", "Op")
+    appoint(srv, op)
+    ann.post("/api/social/friends", {"user": bob.id})
+    bob.post("/api/social/friends", {"user": ann.id})
+    room = ann.room()
+    ann.post("/api/social/invites", {"user": bob.id})
+    [inv] = bob.get("/api/social").json()["invites"]
+    assert [f["room"] for f in bob.get("/api/social").json()["friends"]] == [
+        {"id": room, "mode": "classic", "status": "waiting"}
+    ]
+    op.post(f"{PREFIX}/rooms/{room}/close", {"reason": "test"})
+    assert bob.get("/api/social").json()["invites"] == []
+    assert code(bob.post(f"/api/social/invites/{inv['id']}/accept")) == (404, "room_not_found")
+    assert bob.get("/api/social").json()["friends"][0]["room"] is None
+
+
+def test_a_public_room_invitation_joins_and_a_running_one_shows_the_game(srv: ThreadServer, guests: Any) -> None:
+    ann, bob, cid = guests("Ann", "Bob", "Cid")
+    for friend in (bob, cid):
+        ann.post("/api/social/friends", {"user": friend.id})
+        friend.post("/api/social/friends", {"user": ann.id})
+    room = ann.room()
+    ann.post("/api/social/invites", {"user": bob.id})
+    ann.post("/api/social/invites", {"user": cid.id})
+    [inv] = bob.get("/api/social").json()["invites"]
+    r = bob.post(f"/api/social/invites/{inv['id']}/accept")
+    assert r.status_code == 200 and {p["name"] for p in r.json()["players"]} == {ann.name, bob.name}
+    assert ann.post(f"/api/rooms/{room}/start").status_code == 200
+    [late] = cid.get("/api/social").json()["invites"]
+    r = cid.post(f"/api/social/invites/{late['id']}/accept")
+    assert r.status_code == 200 and r.json()["status"] == "running"
+    assert cid.name not in {p["name"] for p in r.json()["players"]}
+
+
+def test_two_people_of_one_name_are_told_apart_by_game_not_guessed(srv: ThreadServer, guests: Any) -> None:
+    ann, one = guests("Ann", "Twin")
+    two = Guest(srv.base, one.name)
+    try:
+        assert code(ann.post("/api/social/friends", {"name": one.name})) == (409, "ambiguous_name")
+        assert ann.get("/api/social").json()["asked"] == []
+        assert code(ann.post("/api/social/friends", {"name": "nobody by this name"})) == (404, "user_not_found")
+    finally:
+        two.http.close()
