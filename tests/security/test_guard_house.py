@@ -94,7 +94,7 @@ def test_the_jackpot_switch_is_the_corner_the_engine_plays() -> None:
     assert house.rule_changes({"jackpot": True}) == {"corner_20": "jackpot"}
     assert house.engine_options({"jackpot": False}) == {"rules": {"corner_20": "rest_area"}}
     standard = load_rules("classic")
-    table = house.house_table("classic", {"salary": 300, "jackpot": not (standard.corner_20 == "jackpot")})
+    table = house.house_table("classic", {"salary": 300, "jackpot": standard.corner_20 != "jackpot"})
     assert table.salary == 300 and table.corner_20 != standard.corner_20
     assert house.defaults("classic")["jackpot"] == (standard.corner_20 == "jackpot")
 

@@ -217,7 +217,9 @@ class Guest:
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     data: Path = tmp_path_factory.mktemp("moderation")
     url = f"sqlite+aiosqlite:///{data / 'db.sqlite3'}"
-    with ThreadServer(quick_settings(data / "data", database_url=url, rate_social_burst=1000, rate_report_burst=1000)) as server:
+    with ThreadServer(
+        quick_settings(data / "data", database_url=url, rate_social_burst=1000, rate_report_burst=1000)
+    ) as server:
         yield server
 
 
