@@ -9,6 +9,7 @@ for the whole file (each test makes its own people, so they do not see each othe
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from live_server import ThreadServer, quick_settings
 from opolyx.protocol.errors import ApiError
@@ -455,3 +457,106 @@ def test_two_people_of_one_name_are_told_apart_by_game_not_guessed(srv: ThreadSe
         assert code(ann.post("/api/social/friends", {"name": "nobody by this name"})) == (404, "user_not_found")
     finally:
         two.http.close()
+
+
+def services(srv: ThreadServer) -> Any:
+    return srv.server.config.app.state.services  # type: ignore[attr-defined]
+
+
+def test_a_block_outlasts_a_friendship_made_again_for_invitations(srv: ThreadServer, guests: Any) -> None:
+    """Ann blocked Bob, then both asked each other again: friends on paper, but no invitation either way."""
+    ann, bob = guests("Ann", "Bob")
+    ann.post("/api/social/blocks", {"user": bob.id})
+    bob.post("/api/social/friends", {"user": ann.id})
+    ann.post("/api/social/friends", {"user": bob.id})
+    bob.room()
+    assert code(bob.post("/api/social/invites", {"user": ann.id})) == (403, "not_friends")
+    ann.room()
+    assert code(ann.post("/api/social/invites", {"user": bob.id})) == (403, "not_friends")
+
+
+def test_an_old_invitation_can_no_longer_be_used(srv: ThreadServer, guests: Any) -> None:
+    ann, bob = guests("Ann", "Bob")
+    ann.post("/api/social/friends", {"user": bob.id})
+    bob.post("/api/social/friends", {"user": ann.id})
+    ann.room()
+    ann.post("/api/social/invites", {"user": bob.id})
+    [inv] = bob.get("/api/social").json()["invites"]
+    settings = services(srv).settings
+    kept = settings.invite_minutes
+    settings.invite_minutes = 0.0
+    try:
+        assert bob.get("/api/social").json()["invites"] == []
+        assert code(bob.post(f"/api/social/invites/{inv['id']}/accept")) == (404, "room_not_found")
+    finally:
+        settings.invite_minutes = kept
+
+
+def test_a_friend_in_a_private_room_is_shown_online_but_not_where(srv: ThreadServer, guests: Any) -> None:
+    ann, bob = guests("Ann", "Bob")
+    ann.post("/api/social/friends", {"user": bob.id})
+    bob.post("/api/social/friends", {"user": ann.id})
+    settings = services(srv).settings
+    kept = settings.online_minutes
+    try:
+        [friend] = ann.get("/api/social").json()["friends"]
+        assert (friend["online"], friend["room"]) == (True, None)
+        settings.online_minutes = -1.0  # nobody counts as seen lately
+        [friend] = ann.get("/api/social").json()["friends"]
+        assert (friend["online"], friend["room"]) == (False, None)
+        bob.room(public=False)
+        [friend] = ann.get("/api/social").json()["friends"]
+        assert (friend["online"], friend["room"]) == (False, None)
+    finally:
+        settings.online_minutes = kept
+
+
+def test_a_player_seated_in_a_private_room_sees_it_and_a_stranger_does_not(srv: ThreadServer, guests: Any) -> None:
+    ann, bob, cid = guests("Ann", "Bob", "Cid")
+    ann.post("/api/social/friends", {"user": bob.id})
+    bob.post("/api/social/friends", {"user": ann.id})
+    room = ann.room(public=False)
+    ann.post("/api/social/invites", {"user": bob.id})
+    [inv] = bob.get("/api/social").json()["invites"]
+    assert bob.post(f"/api/social/invites/{inv['id']}/accept").status_code == 200
+    assert set(bob.get(f"/api/rooms/{room}/reliability").json()["seats"]) == {"0", "1"}
+    assert bob.post("/api/reports", {"room": room, "seat": 0, "reason": "name"}).status_code == 201
+    assert code(cid.get(f"/api/rooms/{room}/reliability")) == (404, "room_not_found")
+
+
+def test_a_report_keeps_the_chat_before_it_and_the_room_as_it_was(srv: ThreadServer, guests: Any) -> None:
+    op, ann, bob = guests("Op", "Ann", "Bob")
+    appoint(srv, op)
+    room = ann.room()
+    assert bob.post(f"/api/rooms/{room}/join").status_code == 200
+    cookie = "; ".join(f"{k}={v}" for k, v in ann.http.cookies.items())
+    url = srv.base.replace("http", "ws", 1) + f"/ws/rooms/{room}"
+    with connect(url, additional_headers={"Cookie": cookie}, open_timeout=10) as ws:
+        for text in ("first words", "rude words"):
+            ws.send(json.dumps({"type": "chat", "text": text}))
+        said: list[dict[str, Any]] = []
+        while len(said) < 2:
+            frame = json.loads(ws.recv(timeout=20))
+            if frame["type"] == "chat":
+                said.append(frame)
+    # By seat: the last lines of the room's chat are kept with it, and no line of its own.
+    rid = bob.post("/api/reports", {"room": room, "seat": 0, "reason": "abuse"}).json()["id"]
+    # By line: that line, and the line before it.
+    lid = bob.post("/api/reports", {"room": room, "at": said[1]["at"], "reason": "abuse"}).json()["id"]
+    queue = {r["id"]: r for r in op.get(PREFIX + "/reports").json()}
+    by_seat, by_line = queue[rid], queue[lid]
+    assert by_seat["line"] is None and by_seat["room"] == room
+    assert [m["text"] for m in by_seat["evidence"]["chat"]] == ["first words", "rude words"]
+    ev = by_seat["evidence"]["room"]
+    assert (ev["id"], ev["status"], ev["seq"]) == (room, "waiting", 0) and by_seat["evidence"]["actions"] == []
+    assert [(s["seat"], s["name"], s["user"], s["bot"]) for s in ev["seats"]] == [
+        (0, ann.name, ann.id, None),
+        (1, bob.name, bob.id, None),
+    ]
+    assert by_line["line"]["text"] == "rude words" and by_line["reported"]["id"] == ann.id
+    assert [m["text"] for m in by_line["evidence"]["chat"]] == ["first words", "rude words"]
+    # The reporter's own list says it is not handled yet, and never shows the evidence.
+    mine = bob.get("/api/reports/mine").json()
+    assert [m["id"] for m in mine] == [lid, rid] and all(
+        set(m) == {"id", "reason", "created_at", "handled"} for m in mine
+    )
