@@ -560,3 +560,10 @@ def test_a_report_keeps_the_chat_before_it_and_the_room_as_it_was(srv: ThreadSer
     assert [m["id"] for m in mine] == [lid, rid] and all(
         set(m) == {"id", "reason", "created_at", "handled"} for m in mine
     )
+
+
+def test_the_published_api_description_does_not_reveal_the_operator_routes(srv: ThreadServer) -> None:
+    """The routes answer 404 like paths that do not exist; /openapi.json must not list them either."""
+    paths = httpx.get(srv.base + "/openapi.json").json()["paths"]
+    assert paths and "/api/social" in paths
+    assert [p for p in paths if p.startswith(PREFIX)] == []
