@@ -289,9 +289,11 @@ def test_the_operator_s_reports_rooms_lines_and_people(srv: ThreadServer, guests
     assert code(op.post(close, {"outcome": "again"})) == (404, "report_not_found")
     # Rooms: a private one is listed too; a room that does not exist cannot be closed.
     private = bob.room(public=False)
+    assert bob.post(f"/api/rooms/{private}/bots", {"strength": "easy"}).status_code == 200
     [listed] = [r for r in op.get(PREFIX + "/rooms").json() if r["id"] == private]
-    assert listed["public"] is False and [p["name"] for p in listed["players"]] == [bob.name]
-    assert listed["players"][0]["connected"] is False
+    assert listed["public"] is False and [p["name"] for p in listed["players"]][0] == bob.name
+    # A person not connected is shown so; a bot is nobody who could be connected.
+    assert [(p["bot"], p["connected"]) for p in listed["players"]] == [(None, False), ("easy", None)]
     assert code(op.post(f"{PREFIX}/rooms/AAAAAAAAAAAAAAAA/close", {"reason": "x"})) == (404, "room_not_found")
     assert op.post(f"{PREFIX}/rooms/{private}/close", {"reason": "spam room"}).json() == {"closed": private}
     assert all(r["id"] != private for r in op.get(PREFIX + "/rooms").json())
