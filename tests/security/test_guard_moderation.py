@@ -187,6 +187,20 @@ def test_the_word_filter_languages_an_operator_may_choose() -> None:
     assert wordfilter.clean(f"so {word}!", ()) == f"so {word}!"
 
 
+
+def test_the_word_filter_cannot_be_dodged_by_case_signs_or_a_longer_entry() -> None:
+    """A listed word in capitals, a listed entry with signs, the longer of two entries that share a start:
+    each is masked whole. What merely contains a listed word is left alone."""
+    assert wordfilter.clean("du ARSCHLOCH", ("de",)) == "du *********"
+    assert wordfilter.clean("what an A$$ move", ("en",)) == "what an *** move"
+    assert wordfilter.clean("xa$$ and a$$y", ("en",)) == "xa$$ and a$$y"  # not a whole word
+    assert wordfilter.clean("the girl on top wins", ("en",)) == "the *********** wins"
+    assert wordfilter.clean("你好干你娘啊", ("zh",)) == "你好***啊"
+    # Ascii entries of the Chinese list are not matched inside words ("13." in a price).
+    assert wordfilter.clean("pay 13.5 now", ("zh",)) == "pay 13.5 now"
+    assert wordfilter.clean("pay 13.5 now 你好", ("zh",)) == "pay 13.5 now 你好"
+
+
 _SERIAL = itertools.count()
 
 
