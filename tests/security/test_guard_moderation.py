@@ -187,7 +187,6 @@ def test_the_word_filter_languages_an_operator_may_choose() -> None:
     assert wordfilter.clean(f"so {word}!", ()) == f"so {word}!"
 
 
-
 def test_the_word_filter_cannot_be_dodged_by_case_signs_or_a_longer_entry() -> None:
     """A listed word in capitals, a listed entry with signs, the longer of two entries that share a start:
     each is masked whole. What merely contains a listed word is left alone."""
@@ -286,6 +285,29 @@ def test_an_operator_cannot_sanction_both_neither_nobody_or_themselves(srv: Thre
     assert code(op.post(f"{sanctions}/999999/lift", {"reason": "x"})) == (404, "sanction_not_found")
 
 
+def test_every_operator_action_needs_a_reason_of_bounded_length(srv: ThreadServer, guests: Any) -> None:
+    """The audit log says why: an empty reason is refused, and so is one past 500 characters (or an id
+    past its length), so nothing unbounded reaches the log."""
+    op, bob = guests("Op", "Bob")
+    appoint(srv, op)
+    sanctions = PREFIX + "/sanctions"
+    base = {"kind": "mute", "user": bob.id, "minutes": 5}
+    assert op.post(sanctions, base | {"reason": ""}).status_code == 422
+    assert op.post(sanctions, base | {"reason": "x" * 501}).status_code == 422
+    assert op.post(sanctions, {"kind": "mute", "address": "1" * 65, "minutes": 5, "reason": "r"}).status_code == 422
+    assert op.post(sanctions, base | {"user": "u" * 65, "reason": "r"}).status_code == 422
+    line = {"at": 1.0, "reason": "r"}
+    assert op.post(PREFIX + "/chat/remove", line | {"room": ""}).status_code == 422
+    assert op.post(PREFIX + "/chat/remove", line | {"room": "A" * 33}).status_code == 422
+    assert code(op.post(PREFIX + "/chat/remove", line | {"room": "A" * 32})) == (404, "line_not_found")
+    assert op.get(PREFIX + "/people", name="").status_code == 422
+    assert op.get(PREFIX + "/people", name="n" * 41).status_code == 422
+    assert op.get(PREFIX + "/people", name="n" * 40).json() == []
+    assert op.post(sanctions, base | {"reason": "x" * 500}).status_code == 201
+    assert op.post(sanctions, {"kind": "mute", "address": "1" * 64, "minutes": 5, "reason": "r"}).status_code == 201
+    assert [a["reason"] for a in op.get(PREFIX + "/audit", limit=2).json()] == ["r", "x" * 500]
+
+
 def test_the_operator_s_reports_rooms_lines_and_people(srv: ThreadServer, guests: Any) -> None:
     op, ann, bob = guests("Op", "Ann", "Bob")
     appoint(srv, op)
@@ -305,7 +327,7 @@ def test_the_operator_s_reports_rooms_lines_and_people(srv: ThreadServer, guests
     private = bob.room(public=False)
     assert bob.post(f"/api/rooms/{private}/bots", {"strength": "easy"}).status_code == 200
     [listed] = [r for r in op.get(PREFIX + "/rooms").json() if r["id"] == private]
-    assert listed["public"] is False and [p["name"] for p in listed["players"]][0] == bob.name
+    assert listed["public"] is False and listed["players"][0]["name"] == bob.name
     # A person not connected is shown so; a bot is nobody who could be connected.
     assert [(p["bot"], p["connected"]) for p in listed["players"]] == [(None, False), ("easy", None)]
     assert code(op.post(f"{PREFIX}/rooms/AAAAAAAAAAAAAAAA/close", {"reason": "x"})) == (404, "room_not_found")
@@ -345,6 +367,30 @@ def test_reports_are_about_someone_real_in_a_room_one_saw(srv: ThreadServer, gue
     assert [m["reason"] for m in cid.get("/api/reports/mine").json()] == ["name", "quitting"]
     assert cid.get("/api/reports/mine", limit=1).json()[0]["handled"] is False
     assert ann.get("/api/reports/mine").json() == []
+
+
+def test_what_a_report_or_a_link_may_say_is_bounded(srv: ThreadServer, guests: Any) -> None:
+    ann, bob = guests("Ann", "Bob")
+    room = ann.room()
+    report = "/api/reports"
+    for bad in (
+        {"room": room, "seat": -1},
+        {"room": room, "seat": 6},
+        {"room": "A" * 33, "seat": 0},
+        {"name": ""},
+        {"name": "n" * 41},
+        {"user": "u" * 65},
+        {"user": ann.id, "note": "n" * 501},
+        {"user": ann.id, "reason": "boring"},
+    ):
+        assert bob.post(report, {"reason": "spam"} | bad).status_code == 422, bad
+    assert code(bob.post(report, {"room": room, "seat": 5, "reason": "spam"})) == (404, "user_not_found")
+    assert code(bob.post(report, {"name": "n" * 40, "reason": "spam"})) == (404, "user_not_found")
+    assert bob.post(report, {"user": ann.id, "reason": "spam", "note": "n" * 500}).status_code == 201
+    assert bob.get("/api/reports/mine", limit=0).status_code == 422
+    assert bob.get("/api/reports/mine", limit=101).status_code == 422
+    assert len(bob.get("/api/reports/mine", limit=100).json()) == 1
+    assert bob.http.delete("/api/social/mutes/" + "u" * 65).status_code in (404, 422)
 
 
 def test_a_private_room_s_seats_and_reliability_stay_private(srv: ThreadServer, guests: Any) -> None:
