@@ -186,7 +186,10 @@ TARGETS: dict[str, Target] = {
         "server/play/quickplay_routes.py",
         ("tests/security/test_guard_quickplay.py", "tests/server/test_server_quickplay.py"),
     ),
-    "play.team_choice": Target("server/play/team_choice.py", ("tests/server/test_server_team_choice.py",)),
+    "play.team_choice": Target(
+        "server/play/team_choice.py",
+        ("tests/security/test_guard_teams.py", "tests/server/test_server_team_choice.py"),
+    ),
     "play.rating_credit": Target(
         "server/play/rating_credit.py",
         ("tests/security/test_guard_ratings.py", "tests/server/test_server_quickplay.py"),
