@@ -296,6 +296,8 @@ def test_every_operator_action_needs_a_reason_of_bounded_length(srv: ThreadServe
     assert op.post(sanctions, base | {"reason": "x" * 501}).status_code == 422
     assert op.post(sanctions, {"kind": "mute", "address": "1" * 65, "minutes": 5, "reason": "r"}).status_code == 422
     assert op.post(sanctions, base | {"user": "u" * 65, "reason": "r"}).status_code == 422
+    assert code(op.post(sanctions, base | {"user": "u" * 64, "reason": "r"})) == (404, "user_not_found")
+    assert op.post(sanctions, base | {"minutes": 1, "reason": "a minute"}).status_code == 201
     line = {"at": 1.0, "reason": "r"}
     assert op.post(PREFIX + "/chat/remove", line | {"room": ""}).status_code == 422
     assert op.post(PREFIX + "/chat/remove", line | {"room": "A" * 33}).status_code == 422
@@ -305,7 +307,17 @@ def test_every_operator_action_needs_a_reason_of_bounded_length(srv: ThreadServe
     assert op.get(PREFIX + "/people", name="n" * 40).json() == []
     assert op.post(sanctions, base | {"reason": "x" * 500}).status_code == 201
     assert op.post(sanctions, {"kind": "mute", "address": "1" * 64, "minutes": 5, "reason": "r"}).status_code == 201
-    assert [a["reason"] for a in op.get(PREFIX + "/audit", limit=2).json()] == ["r", "x" * 500]
+    assert [a["reason"] for a in op.get(PREFIX + "/audit", limit=3).json()] == ["r", "x" * 500, "a minute"]
+
+
+def test_the_report_queue_answers_at_most_two_hundred(srv: ThreadServer, guests: Any) -> None:
+    """A flood of reports (from many accounts, past any one's rate) cannot make the queue's answer unbounded."""
+    op, ann, bob = guests("Op", "Ann", "Bob")
+    appoint(srv, op)
+    for _ in range(201 - len(op.get(PREFIX + "/reports").json())):
+        assert ann.post("/api/reports", {"user": bob.id, "reason": "spam"}).status_code == 201
+    assert len(op.get(PREFIX + "/reports").json()) == 200
+    assert len(op.get(PREFIX + "/reports", state="all").json()) == 200
 
 
 def test_the_operator_s_reports_rooms_lines_and_people(srv: ThreadServer, guests: Any) -> None:
