@@ -641,3 +641,25 @@ def test_the_published_api_description_does_not_reveal_the_operator_routes(srv: 
     paths = httpx.get(srv.base + "/openapi.json").json()["paths"]
     assert paths and "/api/social" in paths
     assert [p for p in paths if p.startswith(PREFIX)] == []
+
+
+def test_the_sanction_list_audit_log_and_people_search_answer_bounded_pages(srv: ThreadServer, guests: Any) -> None:
+    """However many sanctions, audit entries or namesakes there are, each answer has a fixed most."""
+    (op,) = guests("Op")
+    appoint(srv, op)
+    for n in range(501 - len(op.get(PREFIX + "/sanctions").json())):
+        r = op.post(
+            PREFIX + "/sanctions",
+            {"kind": "mute", "address": f"10.9.{n // 250}.{n % 250}", "minutes": 5, "reason": "r"},
+        )
+        assert r.status_code == 201
+    assert len(op.get(PREFIX + "/sanctions").json()) == 500
+    assert len(op.get(PREFIX + "/audit").json()) == 200
+    assert len(op.get(PREFIX + "/audit", limit=1000).json()) > 200
+    name = f"Namesake{next(_SERIAL)}"
+    namesakes = [Guest(srv.base, name) for _ in range(21)]
+    try:
+        assert len(op.get(PREFIX + "/people", name=name).json()) == 20
+    finally:
+        for g in namesakes:
+            g.http.close()
