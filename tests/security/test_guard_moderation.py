@@ -398,10 +398,13 @@ def test_what_a_report_or_a_link_may_say_is_bounded(srv: ThreadServer, guests: A
         assert bob.post(report, {"reason": "spam"} | bad).status_code == 422, bad
     assert code(bob.post(report, {"room": room, "seat": 5, "reason": "spam"})) == (404, "user_not_found")
     assert code(bob.post(report, {"name": "n" * 40, "reason": "spam"})) == (404, "user_not_found")
+    assert code(bob.post(report, {"user": "u" * 64, "reason": "spam"})) == (404, "user_not_found")
+    assert code(bob.post(report, {"room": "A" * 32, "seat": 0, "reason": "spam"})) == (404, "room_not_found")
+    assert code(bob.post(report, {"room": room, "seat": 0, "reason": "spam", "at": None})) == (201, None)
     assert bob.post(report, {"user": ann.id, "reason": "spam", "note": "n" * 500}).status_code == 201
     assert bob.get("/api/reports/mine", limit=0).status_code == 422
     assert bob.get("/api/reports/mine", limit=101).status_code == 422
-    assert len(bob.get("/api/reports/mine", limit=100).json()) == 1
+    assert len(bob.get("/api/reports/mine", limit=100).json()) == 2
     assert bob.http.delete("/api/social/mutes/" + "u" * 65).status_code in (404, 422)
 
 
