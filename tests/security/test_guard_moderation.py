@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -666,3 +667,32 @@ def test_the_sanction_list_audit_log_and_people_search_answer_bounded_pages(srv:
     finally:
         for g in namesakes:
             g.http.close()
+
+
+def test_a_report_keeps_the_game_s_last_twenty_moves(srv: ThreadServer, guests: Any) -> None:
+    """However long the game, the report keeps its last 20 actions (the moment reported), and how many
+    there were."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+    from server_kit import Person, Table
+
+    op, bob = guests("Op", "Bob")
+    appoint(srv, op)
+    ann = Person(srv.base, f"Ann{next(_SERIAL)}")
+    try:
+        room = ann.create()["id"]
+        assert ann.post(f"/api/rooms/{room}/bots", {"strength": "easy"}).status_code == 200
+        assert ann.post(f"/api/rooms/{room}/start").status_code == 200
+        ann.connect(room)
+        table = Table(ann)
+        ann.send({"type": "sync"})
+        while table.seq < 25 and not table.over:
+            table.step()
+        ann.disconnect()
+        rid = bob.post("/api/reports", {"user": ann.id, "room": room, "seat": 0, "reason": "cheating"}).json()["id"]
+    finally:
+        ann.close()
+    [found] = [r for r in op.get(PREFIX + "/reports").json() if r["id"] == rid]
+    seq = found["evidence"]["room"]["seq"]
+    moves = [a["seq"] for a in found["evidence"]["actions"]]
+    assert seq >= 25 and found["evidence"]["room"]["status"] == "running"
+    assert moves == list(range(seq - 19, seq + 1))
