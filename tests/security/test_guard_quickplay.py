@@ -5,9 +5,11 @@ in one tick, or ahead of someone who has waited longer. Pure: tickets and a cloc
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
 from opolyx.server.play.quickplay_queue import (
-    ANY_SEATS,
-    WINDOW_GROWTH,
     WINDOW_START,
     Table,
     Ticket,
@@ -93,7 +95,8 @@ def test_modes_never_mix() -> None:
 
 
 def test_the_rating_window_is_inclusive_and_widens_from_the_anchor_s_wait() -> None:
-    assert window(0.0) == WINDOW_START and window(2.0) == WINDOW_START + 2 * WINDOW_GROWTH
+    # Five ordinal points at once, one and a half more per second waited.
+    assert window(0.0) == WINDOW_START == 5.0 and window(2.0) == 8.0
     # A clock that went backwards never narrows the window below its start.
     assert window(-10.0) == WINDOW_START
     a = t("a", 0.0, (2,), 0.0)
@@ -107,6 +110,12 @@ def test_the_rating_window_is_inclusive_and_widens_from_the_anchor_s_wait() -> N
     # Far below counts as far as far above.
     low = t("d", 0.0, (2,), -WINDOW_START - 0.01)
     assert match([a, low], 0.0, WAIT) == []
+    # The window is the anchor's wait, not the clock's reading: late in the day, a fresh anchor's is narrow.
+    fresh = t("e", 1000.0, (2,), 0.0)
+    far = t("f", 1000.0, (2,), 6.0)
+    assert match([fresh, far], 1000.0, WAIT) == []
+    [table] = match([fresh, far], 1001.0, WAIT)
+    assert table.users == ("e", "f")
 
 
 def test_the_countdown_seats_at_its_deadline_and_not_before() -> None:
@@ -142,7 +151,8 @@ def test_waiting_order_is_by_time_then_id() -> None:
 def test_sizes_each_mode_allows() -> None:
     assert allowed_seats("team") == (4, 6) and allowed_seats("classic") == (2, 3, 4, 5, 6)
     assert seat_wishes("team", None) == (4, 6)
-    assert seat_wishes("classic", None) == ANY_SEATS
+    # Any size: four first, then three, five, two and six.
+    assert seat_wishes("classic", None) == (4, 3, 5, 2, 6)
     assert seat_wishes("classic", 3) == (3,)
 
 
@@ -152,3 +162,16 @@ def test_a_ticket_survives_its_trip_through_shared_storage() -> None:
     bare = Ticket.from_json({"user": "b", "mode": "classic", "seats": [2], "strength": "easy", "at": 3})
     assert (bare.rating, bare.bots_now, bare.name, bare.agent) == (0.0, False, "", False)
     assert Table("classic", 2, (full, bare)).users == ("a", "b")
+    # Made in code without saying so, a ticket is a person's, not an agent's.
+    assert Ticket("c", "classic", (2,), "normal", 0.0).agent is False
+
+
+def test_a_ticket_or_a_table_cannot_be_changed_once_made() -> None:
+    """The queue hands the same tickets to every tick (and, in a cluster, to the store): nothing may
+    rewrite one's rating, time or wishes in place."""
+    ticket = t("a", 0.0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ticket.rating = 99.0  # type: ignore[misc]
+    table = Table("classic", 2, (ticket,))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        table.bots = 0  # type: ignore[misc]
