@@ -696,3 +696,17 @@ def test_a_report_keeps_the_game_s_last_twenty_moves(srv: ThreadServer, guests: 
     moves = [a["seq"] for a in found["evidence"]["actions"]]
     assert seq >= 25 and found["evidence"]["room"]["status"] == "running"
     assert moves == list(range(seq - 19, seq + 1))
+
+
+def test_a_watcher_let_in_by_the_code_sees_a_private_game_and_others_do_not(srv: ThreadServer, guests: Any) -> None:
+    ann, cid, eve = guests("Ann", "Cid", "Eve")
+    made = ann.post("/api/rooms", {"mode": "classic", "seats": 2, "public": False}).json()
+    room = made["id"]
+    assert ann.post(f"/api/rooms/{room}/bots", {"strength": "easy"}).status_code == 200
+    assert ann.post(f"/api/rooms/{room}/start").status_code == 200
+    assert code(eve.get(f"/api/rooms/{room}/reliability")) == (404, "room_not_found")
+    # Started: the code lets Cid watch (no seat), and so see who plays there.
+    assert cid.post("/api/join", {"code": made["code"]}).status_code == 200
+    assert set(cid.get(f"/api/rooms/{room}/reliability").json()["seats"]) == {"0"}
+    assert cid.post("/api/reports", {"room": room, "seat": 0, "reason": "name"}).status_code == 201
+    assert code(eve.post("/api/reports", {"room": room, "seat": 0, "reason": "name"})) == (404, "room_not_found")
