@@ -115,6 +115,13 @@ def test_the_pace_is_the_rules_and_scales_for_tests_only() -> None:
     assert (slow.played, quick.played) == (1, 0)
 
 
+def test_a_seat_nobody_played_reads_all_zeros_and_a_hand_made_pace_has_no_round_floor() -> None:
+    blank = SeatPlay(3)
+    assert (blank.turns, blank.played, blank.decisions, blank.think_ms, blank.turn_ms) == (0, 0, 0, 0, 0)
+    assert (blank.agent_decisions, blank.agent_turns, blank.game_ms) == (0, 0, 0)
+    assert PACE.min_round_ms == 0
+
+
 def test_what_a_seat_played_reads_back_in_full() -> None:
     play = SeatPlay(2, turns=5, played=4, decisions=9, think_ms=100, turn_ms=200, game_ms=300)
     assert play.to_json() == {
