@@ -162,8 +162,12 @@ def test_a_ticket_survives_its_trip_through_shared_storage() -> None:
     bare = Ticket.from_json({"user": "b", "mode": "classic", "seats": [2], "strength": "easy", "at": 3})
     assert (bare.rating, bare.bots_now, bare.name, bare.agent) == (0.0, False, "", False)
     assert Table("classic", 2, (full, bare)).users == ("a", "b")
-    # Made in code without saying so, a ticket is a person's, not an agent's.
-    assert Ticket("c", "classic", (2,), "normal", 0.0).agent is False
+    # Made in code without saying so, a ticket is a newcomer's (ordinal 0) and a person's, not an agent's;
+    # a table has no bots and no formation time.
+    plain = Ticket("c", "classic", (2,), "normal", 0.0)
+    assert (plain.rating, plain.bots_now, plain.agent) == (0.0, False, False)
+    made = Table("classic", 2, (plain,))
+    assert (made.bots, made.strength, made.formed_at) == (0, "normal", 0.0)
 
 
 def test_a_ticket_or_a_table_cannot_be_changed_once_made() -> None:
