@@ -6,6 +6,7 @@ room is never rated: server/play/rating_credit.py, tests/security/test_guard_rat
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -127,3 +128,14 @@ def test_changes_list_each_real_change_with_its_default_in_order() -> None:
     if default.turn_seconds != 90:
         expected.append({"key": "turn_seconds", "default": default.turn_seconds, "value": 90})
     assert listed == expected
+
+
+def test_nothing_can_widen_a_bound_once_read() -> None:
+    """The bounds are read once and shared by every check: none can be changed in place."""
+    salary = house.bounds()["salary"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        salary.max = 10**9  # type: ignore[misc]
+    # A bound the data file gives no step or switch for moves by one and cannot be off.
+    plain = house.Bound("x", "int")
+    assert (plain.step, plain.nullable, plain.modes, plain.min, plain.max) == (1, False, None, None, None)
+    assert house.catalogue()["parameters"]["even_building"]["step"] == 1
