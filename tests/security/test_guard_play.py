@@ -62,6 +62,17 @@ def test_a_turn_nobody_answered_is_no_turn() -> None:
     assert measure(turn(0), [Step(0, "person", 2000, turn(1)), Step(1, "bot", 1, [])], PACE)[1].turns == 1
 
 
+def test_without_a_think_floor_a_turn_still_needs_the_person_s_own_decision() -> None:
+    """Test servers scale the floor to zero: even then the clock's, a bot's or an agent's turn is not the
+    person's."""
+    free = Pace(min_think_ms=0, min_turn_ms=0)
+    steps = [Step(None, "clock", 0, turn(1)), Step(1, "agent", 0, turn(2)), Step(2, "bot", 0, turn(0))]
+    play = measure(turn(0), steps, free)
+    assert [(p.turns, p.played) for p in play.values()] == [(1, 0), (1, 0), (1, 0)]
+    assert play[1].agent_turns == 1
+    assert measure(turn(0), [Step(0, "person", 0, turn(1))], free)[0].played == 1
+
+
 def test_an_agent_plays_for_its_board_and_a_bot_for_nobody() -> None:
     steps = [Step(0, "agent", 5000, turn(1)), Step(1, "bot", 5000, turn(0))]
     play = measure(turn(0), steps, PACE)
@@ -109,6 +120,7 @@ def test_the_pace_is_the_rules_and_scales_for_tests_only() -> None:
     )
     half = Pace.of(scale=0.5)
     assert half.min_turn_ms == farming.min_turn_seconds * 500 and half.min_think_ms == farming.min_think_ms // 2
+    assert half.min_round_ms == farming.min_round_seconds * 500
     # Without a pace, the rules' floor decides.
     slow = measure(turn(0), [Step(0, "person", farming.min_think_ms, turn(1))])[0]
     quick = measure(turn(0), [Step(0, "person", farming.min_think_ms - 1, turn(1))])[0]
