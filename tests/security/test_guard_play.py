@@ -6,7 +6,10 @@ Also the table's terms notice: who is told the table pays XP."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
+
+import pytest
 
 from opolyx.progression import Pace, SeatPlay, Step, measure
 from opolyx.progression.table import load_progression
@@ -157,3 +160,11 @@ def test_the_terms_notice_pays_only_a_person_at_a_standard_table() -> None:
     # House rules pay nobody, and say so before the agent reason.
     house = table_terms(agent=True, shared=False, house_rules=True)
     assert (house["pays"], house["why"], house["board"]) == (False, HOUSE_RULES, "agents")
+
+
+def test_measured_facts_cannot_be_rewritten_in_place() -> None:
+    """A step, a pace and a seat's tally are handed on to the credit as they were measured."""
+    step = Step(0, "person", 10)
+    for record, field in ((step, "elapsed_ms"), (PACE, "min_think_ms"), (SeatPlay(0), "played")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, field, 10**6)
