@@ -5,6 +5,7 @@ server/play/rating_credit.py; the store is a recorder, so what is asked of it is
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Hashable, Mapping
 from datetime import UTC, datetime
@@ -194,3 +195,13 @@ def test_only_rated_entrants_come_back() -> None:
     # One person and one bot on two sides is still a game; everyone on one side is not.
     assert rate([Entrant("a", Skill(), 0, 2), Entrant(None, bot_skill("easy"), 1, 1)])["a"].mu < skill.START_MU
     assert rate([Entrant("a", Skill(), 3, 1), Entrant(None, bot_skill("easy"), 3, 2)]) == {}
+
+
+def test_a_skill_or_an_entrant_cannot_be_rewritten_in_place() -> None:
+    """Bots' anchors are shared Skill values: nothing may move one for everybody."""
+    anchor = bot_skill("hard")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        anchor.mu = 99.0  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Entrant("a", Skill(), 0, 1).place = 1  # type: ignore[misc]
+    assert Skill() == Skill(skill.START_MU, skill.START_SIGMA) and skill.START_SIGMA == 25.0 / 3.0
