@@ -205,3 +205,11 @@ def test_a_skill_or_an_entrant_cannot_be_rewritten_in_place() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         Entrant("a", Skill(), 0, 1).place = 1  # type: ignore[misc]
     assert Skill() == Skill(skill.START_MU, skill.START_SIGMA) and skill.START_SIGMA == 25.0 / 3.0
+
+
+def test_the_documented_numbers_hold() -> None:
+    """docs/accounts.md "Skill ratings": anchors at mu 18 / 25 / 30 with sigma 1, provisional until 5
+    games, a newcomer at mu 25 and sigma 25/3 shown as 1000."""
+    assert [bot_skill(s) for s in ("easy", "normal", "hard")] == [Skill(18.0, 1.0), Skill(25.0, 1.0), Skill(30.0, 1.0)]
+    assert provisional(4) and not provisional(5)
+    assert (Skill().mu, Skill().sigma) == (25.0, 25.0 / 3.0) and display(Skill().mu, Skill().sigma) == 1000
