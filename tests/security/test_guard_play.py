@@ -33,6 +33,12 @@ def test_a_decision_exactly_at_the_floor_plays_the_turn_and_one_just_under_does_
     assert (under.turns, under.played, under.turn_ms) == (1, 0, 0)
 
 
+def test_a_floor_of_one_millisecond_refuses_instant_answers() -> None:
+    """The slowest decision starts at nothing: answers measured at 0 ms never reach a 1 ms floor."""
+    play = measure(turn(0), [Step(0, "person", 0, []), Step(0, "person", 0, turn(1))], Pace(1, 0))[0]
+    assert (play.turns, play.played, play.decisions) == (1, 0, 2)
+
+
 def test_many_quick_clicks_never_add_up_to_one_human_decision() -> None:
     """The slowest decision counts, not their sum: ten scripted 200 ms answers are no played turn."""
     steps = [Step(0, "person", 200, []) for _ in range(9)] + [Step(0, "person", 200, turn(1))]
