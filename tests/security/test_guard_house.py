@@ -45,6 +45,9 @@ def test_a_switchable_parameter_says_it_can_be_off_and_a_switch_says_no_bounds()
 def test_unknown_keys_and_non_objects_are_refused_by_name() -> None:
     err = refused("classic", {"salary": 200, "free_money": 1})
     assert (err.code, err.field, err.message) == (house.UNKNOWN, "free_money", "free_money is not a house rule")
+    # Several faults: the first is named (a parameter's, before the unknown key's).
+    err = refused("classic", {"free_money": 1, "salary": "x"})
+    assert (err.code, err.field) == (house.OUT_OF_BOUNDS, "salary")
     for bad in (["salary", 200], "salary=200", 5):
         err = refused("classic", bad)
         assert err.code == house.OUT_OF_BOUNDS and err.field is None
