@@ -98,6 +98,10 @@ async def test_placements_of_seats_the_room_does_not_have_are_ignored() -> None:
     assert rating_credit.entrants_of(room(person(0, "a"), person(1, "b")), res) == [
         (RatingKey("a", "classic"), None, 0, 2)
     ]
+    # An unknown seat first does not hide the real ones after it.
+    res = {"placements": [{"seat": 5, "place": 1}, {"seat": 0, "place": 2}, {"seat": 1, "place": 3}]}
+    [(_, keys, _)] = (await book(room(person(0, "a"), person(1, "b")), res)).calls
+    assert keys == [RatingKey("a", "classic"), RatingKey("b", "classic")]
 
 
 async def test_a_bot_that_took_over_a_seat_is_a_fixed_anchor_not_the_leaver() -> None:
