@@ -303,6 +303,7 @@ def test_every_operator_action_needs_a_reason_of_bounded_length(srv: ThreadServe
     assert op.post(PREFIX + "/chat/remove", line | {"room": ""}).status_code == 422
     assert op.post(PREFIX + "/chat/remove", line | {"room": "A" * 33}).status_code == 422
     assert code(op.post(PREFIX + "/chat/remove", line | {"room": "A" * 32})) == (404, "line_not_found")
+    assert code(op.post(PREFIX + "/chat/remove", line | {"room": "A"})) == (404, "line_not_found")
     assert op.get(PREFIX + "/people", name="").status_code == 422
     assert op.get(PREFIX + "/people", name="n" * 41).status_code == 422
     assert op.get(PREFIX + "/people", name="n" * 40).json() == []
