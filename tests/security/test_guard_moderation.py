@@ -710,3 +710,21 @@ def test_a_watcher_let_in_by_the_code_sees_a_private_game_and_others_do_not(srv:
     assert set(cid.get(f"/api/rooms/{room}/reliability").json()["seats"]) == {"0"}
     assert cid.post("/api/reports", {"room": room, "seat": 0, "reason": "name"}).status_code == 201
     assert code(eve.post("/api/reports", {"room": room, "seat": 0, "reason": "name"})) == (404, "room_not_found")
+
+
+def test_hidden_invitations_never_hide_the_others(srv: ThreadServer, guests: Any) -> None:
+    """Invitations from a blocked friend or into a closed room are left out, wherever they come in the list;
+    the good one among them still shows."""
+    op, bob, cid, dan, ann, eve, fay = guests("Op", "Bob", "Cid", "Dan", "Ann", "Eve", "Fay")
+    appoint(srv, op)
+    rooms: dict[str, str] = {}
+    for friend in (cid, dan, ann, eve, fay):  # in this order: the good invitation is in the middle
+        friend.post("/api/social/friends", {"user": bob.id})
+        bob.post("/api/social/friends", {"user": friend.id})
+        rooms[friend.name] = friend.room()
+        assert friend.post("/api/social/invites", {"user": bob.id}).status_code == 201
+    for closed in (cid, fay):
+        op.post(f"{PREFIX}/rooms/{rooms[closed.name]}/close", {"reason": "test"})
+    for blocked in (dan, eve):
+        bob.post("/api/social/blocks", {"user": blocked.id})
+    assert [i["from"]["id"] for i in bob.get("/api/social").json()["invites"]] == [ann.id]
