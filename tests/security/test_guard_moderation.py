@@ -398,6 +398,9 @@ def test_what_a_report_or_a_link_may_say_is_bounded(srv: ThreadServer, guests: A
     ):
         assert bob.post(report, {"reason": "spam"} | bad).status_code == 422, bad
     assert code(bob.post(report, {"room": room, "seat": 5, "reason": "spam"})) == (404, "user_not_found")
+    # A seat or a moment without a room names nobody by it (the id, if given, is whom it is about).
+    assert code(bob.post(report, {"seat": 0, "reason": "spam"})) == (404, "user_not_found")
+    assert code(bob.post(report, {"at": 1.0, "reason": "spam"})) == (404, "user_not_found")
     assert code(bob.post(report, {"name": "n" * 40, "reason": "spam"})) == (404, "user_not_found")
     assert code(bob.post(report, {"user": "u" * 64, "reason": "spam"})) == (404, "user_not_found")
     assert code(bob.post(report, {"room": "A" * 32, "seat": 0, "reason": "spam"})) == (404, "room_not_found")
@@ -434,7 +437,8 @@ def test_friends_are_mutual_and_a_block_ends_them_both_ways(srv: ThreadServer, g
     # Bob blocks Ann: neither lists the other as a friend any more, whoever asked first.
     assert bob.post("/api/social/blocks", {"user": ann.id}).status_code == 201
     assert ann.get("/api/social").json()["friends"] == [] and bob.get("/api/social").json()["friends"] == []
-    assert ann.get("/api/social").json()["requests"] == []
+    assert ann.get("/api/social").json()["requests"] == [] and ann.get("/api/social").json()["asked"] == []
+    assert bob.get("/api/social").json()["requests"] == [] and bob.get("/api/social").json()["asked"] == []
     assert bob.get("/api/social").json()["blocked"] == [{"id": ann.id, "name": ann.name}]
     # Unfriending removes both sides' rows; an id with foreign characters is nobody.
     assert ann.http.delete(f"/api/social/blocks/{bob.id}").status_code == 204
