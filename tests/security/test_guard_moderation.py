@@ -652,6 +652,8 @@ def test_the_published_api_description_does_not_reveal_the_operator_routes(srv: 
     paths = httpx.get(srv.base + "/openapi.json").json()["paths"]
     assert paths and "/api/social" in paths
     assert [p for p in paths if p.startswith(PREFIX)] == []
+    # Undoing a link answers 204, as described.
+    assert "204" in paths["/api/social/{kind}/{user_id}"]["delete"]["responses"]
 
 
 def test_the_sanction_list_audit_log_and_people_search_answer_bounded_pages(srv: ThreadServer, guests: Any) -> None:
