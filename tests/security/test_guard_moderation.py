@@ -195,6 +195,10 @@ def test_the_word_filter_cannot_be_dodged_by_case_signs_or_a_longer_entry() -> N
     assert wordfilter.clean("xa$$ and a$$y", ("en",)) == "xa$$ and a$$y"  # not a whole word
     assert wordfilter.clean("the girl on top wins", ("en",)) == "the *********** wins"
     assert wordfilter.clean("你好干你娘啊", ("zh",)) == "你好***啊"
+    # Two-character entries count, in either script; one not on the chosen lists is left alone.
+    assert wordfilter.clean("好妈的好", ("zh",)) == "好**好"
+    assert wordfilter.clean("that is BS", ("en",)) == "that is **"
+    assert wordfilter.clean("日本語 is fine", ("en",)) == "日本語 is fine"
     # Ascii entries of the Chinese list are not matched inside words ("13." in a price).
     assert wordfilter.clean("pay 13.5 now", ("zh",)) == "pay 13.5 now"
     assert wordfilter.clean("pay 13.5 now 你好", ("zh",)) == "pay 13.5 now 你好"
