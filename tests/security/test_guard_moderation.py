@@ -415,6 +415,7 @@ def test_what_a_report_or_a_link_may_say_is_bounded(srv: ThreadServer, guests: A
     assert len(bob.get("/api/reports/mine", limit=100).json()) == 2
     assert bob.http.delete("/api/social/mutes/" + "u" * 65).status_code == 422
     assert bob.http.delete("/api/social/mutes/" + "u" * 64).status_code == 204
+    assert bob.http.delete("/api/social/mutes/u").status_code == 204
     assert code(bob.post(report, {"name": "n", "reason": "spam"})) == (404, "user_not_found")
 
 
