@@ -87,6 +87,19 @@ _PROGRESSION = (
     "tests/progression/test_progression_xp.py",
 )
 
+_PLAY = (
+    "tests/security/test_guard_play.py",
+    "tests/progression/test_progression_play.py",
+    "tests/security/test_guard_progression.py",
+    "tests/progression/test_progression_credits.py",
+)
+# The moderation routes run in a live server; the cluster's tests need Redis and are left out.
+_MODERATION = (
+    "tests/security/test_guard_moderation.py",
+    "tests/server/test_security_moderation.py",
+    "tests/server/test_server_moderation.py",
+)
+
 # Module -> the tests that guard it. Keep these narrow: every mutant runs (a subset of) them.
 TARGETS: dict[str, Target] = {
     "fairness": Target(
@@ -141,6 +154,57 @@ TARGETS: dict[str, Target] = {
     "progression.levels": Target("progression/levels.py", _PROGRESSION),
     "progression.table": Target("progression/table.py", _PROGRESSION),
     "progression.xp": Target("progression/xp.py", _PROGRESSION),
+    "progression.play": Target("progression/play.py", _PLAY),
+    "progression.terms": Target(
+        "progression/terms.py",
+        (
+            "tests/security/test_guard_play.py",
+            "tests/server/test_server_house_rules.py",
+            "tests/server/test_server_farming_routes.py",
+        ),
+    ),
+    "progression.skill": Target(
+        "progression/skill.py",
+        ("tests/security/test_guard_ratings.py", "tests/progression/test_progression_skill.py"),
+    ),
+    "moderation.enforcement": Target("server/moderation/enforcement.py", _MODERATION),
+    "moderation.actions": Target("server/moderation/actions.py", _MODERATION),
+    "moderation.operators": Target("server/moderation/operators.py", _MODERATION),
+    "moderation.room_calls": Target("server/moderation/room_calls.py", _MODERATION),
+    "moderation.operator_routes": Target("server/moderation/operator_routes.py", _MODERATION),
+    "moderation.social_routes": Target("server/moderation/social_routes.py", _MODERATION),
+    "moderation.wordfilter": Target(
+        "server/moderation/wordfilter.py",
+        (
+            "tests/security/test_guard_moderation.py",
+            "tests/server/test_wordfilter_properties.py",
+            "tests/server/test_server_moderation.py",
+        ),
+    ),
+    "play.quickplay_queue": Target(
+        "server/play/quickplay_queue.py",
+        ("tests/security/test_guard_quickplay.py", "tests/server/test_quickplay_queue.py"),
+    ),
+    "play.quickplay_routes": Target(
+        "server/play/quickplay_routes.py",
+        ("tests/security/test_guard_quickplay.py", "tests/server/test_server_quickplay.py"),
+    ),
+    "play.team_choice": Target(
+        "server/play/team_choice.py",
+        ("tests/security/test_guard_teams.py", "tests/server/test_server_team_choice.py"),
+    ),
+    "play.rating_credit": Target(
+        "server/play/rating_credit.py",
+        ("tests/security/test_guard_ratings.py", "tests/server/test_server_quickplay.py"),
+    ),
+    "rules.house": Target(
+        "rules/house.py",
+        (
+            "tests/security/test_guard_house.py",
+            "tests/engine/property/test_house_rules.py",
+            "tests/server/test_server_house_rules.py",
+        ),
+    ),
     "storage.accounts_sql": Target(
         "storage/accounts_sql.py",
         (
