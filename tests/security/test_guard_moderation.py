@@ -198,6 +198,11 @@ def test_the_word_filter_cannot_be_dodged_by_case_signs_or_a_longer_entry() -> N
     # Two-character entries count, in either script; one not on the chosen lists is left alone.
     assert wordfilter.clean("好妈的好", ("zh",)) == "好**好"
     assert wordfilter.clean("that is BS", ("en",)) == "that is **"
+    # A listed one-character gesture is masked, alone, repeated or beside a word; a lone letter is not.
+    assert "🖕" in wordfilter.words("en")
+    assert wordfilter.clean("gg 🖕", ("en",)) == "gg *"
+    assert wordfilter.clean("🖕🖕 loser🖕", ("en",)) == "** loser*"
+    assert wordfilter.clean("a b c", ("en", "de", "fr", "es", "pt")) == "a b c"
     assert wordfilter.clean("日本語 is fine", ("en",)) == "日本語 is fine"
     # Ascii entries of the Chinese list are not matched inside words ("13." in a price).
     assert wordfilter.clean("pay 13.5 now", ("zh",)) == "pay 13.5 now"

@@ -4,7 +4,9 @@ dictionaries, not a list typed in here) are masked in what a player reads, unles
 Every list of the six languages the game speaks is applied to every line (a table mixes languages, and a
 word is rude whichever language the reader set). Latin-script words match whole words only, case-folded,
 so "Class" or "assistant" stay readable; Chinese has no spaces, so its entries match anywhere, except the
-single characters of its list (乳 would hide 乳酪, cheese).
+single characters of its list (乳 would hide 乳酪, cheese). A one-character entry that is no letter (🖕 in the
+English list) is a gesture on its own and is masked wherever it stands, even stuck to a word; a single
+letter never is.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ _WORD = re.compile(r"\w+")
 def _lists(languages: tuple[str, ...]) -> tuple[frozenset[str], re.Pattern[str] | None, re.Pattern[str] | None]:
     """The lists of ``languages`` as a set of single words (looked up word by word: most of every list,
     at the cost of a set lookup per word said), a pattern for entries of several words or with signs
-    ("a$$"), matched as whole words, and one for unspaced scripts, matched anywhere."""
+    ("a$$"), matched as whole words, and one for unspaced scripts and one-character gestures, matched anywhere."""
     single: set[str] = set()
     phrases: set[str] = set()
     unspaced: set[str] = set()
@@ -49,6 +51,8 @@ def _lists(languages: tuple[str, ...]) -> tuple[frozenset[str], re.Pattern[str] 
             if language in UNSPACED:
                 if len(word) > 1 and not word.isascii():
                     unspaced.add(word)
+            elif len(word) == 1 and not word.isalnum() and not word.isascii():
+                unspaced.add(word)
             elif len(word) > 1:
                 folded = word.casefold()
                 (single if _WORD.fullmatch(folded) else phrases).add(folded)
