@@ -73,6 +73,10 @@ def test_two_workers_share_rooms_and_metrics(workers: ProcessServer) -> None:
             watchers.append(w)
             people.append(w)
             w.connect(room_id)
+            # The watcher's socket may sit on the other worker, which attaches it to the owner over Redis:
+            # its snapshot says it is attached, so the game's first events cannot pass it by (before this
+            # wait a loaded machine started the game first and the watcher began at a later snapshot).
+            w.recv_until("snapshot")
             assert p.post(f"/api/rooms/{room_id}/start").status_code == 200, room_id
             tables.append(Table(p, random.Random(len(tables))))
         sockets = 2 * len(owners)
