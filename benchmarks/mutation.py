@@ -80,6 +80,7 @@ _ACCOUNT_HTTP = (
 )
 _PROGRESSION = (
     "tests/security/test_guard_progression.py",
+    "tests/security/test_guard_credit_edges.py",
     "tests/progression/test_progression_booking.py",
     "tests/progression/test_progression_credits.py",
     "tests/progression/test_progression_farming.py",
@@ -109,7 +110,9 @@ TARGETS: dict[str, Target] = {
     "accounts.sessions": Target("server/accounts/sessions.py", _ACCOUNT_HTTP),
     "accounts.apikeys": Target("server/accounts/apikeys.py", _ACCOUNT_HTTP),
     "accounts.identity": Target("server/accounts/identity.py", _ACCOUNT_HTTP),
-    "accounts.session_routes": Target("server/accounts/session_routes.py", _ACCOUNT_HTTP),
+    "accounts.session_routes": Target(
+        "server/accounts/session_routes.py", (*_ACCOUNT_HTTP, "tests/security/test_guard_account_routes.py")
+    ),
     "accounts.apikey_routes": Target("server/accounts/apikey_routes.py", _ACCOUNT_HTTP),
     "accounts.routes": Target(
         "server/accounts/routes.py", ("tests/security/test_guard_account_routes.py", *_ACCOUNT_HTTP)

@@ -234,3 +234,22 @@ def test_a_guest_moves_into_an_account_only_when_it_may_whichever_way_their_ids_
             assert gone is None, "the guest moved into the account"
         finally:
             browser.close()
+
+
+def test_a_browser_keeps_one_device_name_across_its_sessions(server: ThreadServer) -> None:
+    """The device cookie ties two seats played from one browser to one person (docs/accounts.md): a fresh
+    browser is given one for 400 days, and signing in again never hands out a new one (a new name per
+    session would let one browser pass for many)."""
+    client, _ = _guest(server, "Dev")
+    first = client.cookies.get("opolyx_device")
+    assert first and len(first) >= 24
+    fresh = httpx.Client(base_url=server.base, timeout=30)
+    r = fresh.post("/api/session", json={"nickname": "Other", "language": "en"})
+    device = [h for h in r.headers.get_list("set-cookie") if h.startswith("opolyx_device=")]
+    assert len(device) == 1 and "Max-Age=34560000" in device[0] and "HttpOnly" in device[0]
+    # The first browser, signing in again, is not given a second name.
+    r = client.post("/api/session", json={"nickname": "Dev2", "language": "en"})
+    assert not [h for h in r.headers.get_list("set-cookie") if h.startswith("opolyx_device=")]
+    assert client.cookies.get("opolyx_device") == first
+    client.close()
+    fresh.close()
