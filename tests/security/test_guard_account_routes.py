@@ -242,7 +242,7 @@ def test_a_browser_keeps_one_device_name_across_its_sessions(server: ThreadServe
     session would let one browser pass for many)."""
     client, _ = _guest(server, "Dev")
     first = client.cookies.get("opolyx_device")
-    assert first and len(first) >= 24
+    assert first and len(first) == 24  # 18 random bytes
     fresh = httpx.Client(base_url=server.base, timeout=30)
     r = fresh.post("/api/session", json={"nickname": "Other", "language": "en"})
     device = [h for h in r.headers.get_list("set-cookie") if h.startswith("opolyx_device=")]
@@ -251,5 +251,22 @@ def test_a_browser_keeps_one_device_name_across_its_sessions(server: ThreadServe
     r = client.post("/api/session", json={"nickname": "Dev2", "language": "en"})
     assert not [h for h in r.headers.get_list("set-cookie") if h.startswith("opolyx_device=")]
     assert client.cookies.get("opolyx_device") == first
+    # Signing out answers 204 and leaves the device's name where it was.
+    assert client.delete("/api/session").status_code == 204
+    assert client.cookies.get("opolyx_device") == first
     client.close()
     fresh.close()
+
+
+def test_the_rating_board_answers_strangers_and_bounds_its_length(server: ThreadServer) -> None:
+    """Anyone may read the rating board, signed in or not; it never lists more than 100 rows."""
+    with httpx.Client(base_url=server.base, timeout=30) as stranger:
+        r = stranger.get("/api/leaderboard/rating", params={"mode": "blitz"})
+        assert r.status_code == 200 and r.json()["you"] is None and r.json()["mode"] == "blitz"
+        for bad in (0, 101):
+            assert stranger.get("/api/leaderboard/rating", params={"limit": bad}).status_code == 422
+        assert stranger.get("/api/leaderboard/rating", params={"limit": 100}).status_code == 200
+    client, _ = _guest(server, "Rater")
+    r = client.get("/api/leaderboard/rating")
+    assert r.status_code == 200 and r.json()["you"] is None  # no settled rating yet
+    client.close()

@@ -6,9 +6,12 @@ crash the credit of a whole table."""
 
 from __future__ import annotations
 
+import dataclasses
+from fractions import Fraction
+
 from opolyx.progression import load_progression
 from opolyx.progression.booking import Credit, Standing, merged
-from opolyx.progression.credits import Person, measured_xp, same_person_seats
+from opolyx.progression.credits import Person, measured_xp, rounds_share, same_person_seats
 from opolyx.progression.farming import NOT_PLAYED, SeatFacts, refusal
 from opolyx.progression.play import Pace, SeatPlay
 
@@ -78,3 +81,47 @@ def test_merging_an_empty_guest_adds_nothing() -> None:
     account = Standing(xp=1234, level=4, wins=2, drop_seed=9)
     assert merged(account, 0, 0).xp == 1234
     assert merged(account, -50, 0).xp == 1234  # a corrupt negative balance takes nothing away either
+
+
+def test_one_turn_and_one_round_are_measured_like_any_other() -> None:
+    """The floors hold from the first turn and the first round: a one-turn seat answered at machine speed
+    earns nothing, one played at a human pace earns all; a one-millisecond floor is still a floor."""
+    fast = SeatPlay(seat=0, turns=1, played=1, turn_ms=0, game_ms=0)
+    human = SeatPlay(seat=0, turns=1, played=1, turn_ms=12_000, game_ms=30_000)
+    assert measured_xp(300, fast, PACE, rounds=1) == 0
+    assert measured_xp(300, human, PACE, rounds=1) == 300
+    assert measured_xp(300, SeatPlay(0, turns=1, played=1, turn_ms=12_000, game_ms=0), PACE, rounds=1) == 0
+    assert measured_xp(300, fast, Pace(0, 1, 0)) == 0
+    assert measured_xp(300, SeatPlay(0, turns=1, played=1, turn_ms=5, game_ms=0), Pace(0, 5, 1), rounds=4) == 0
+    # No floors at all (a test server's scale of 0): the turns played decide alone.
+    assert measured_xp(300, fast, Pace(0, 0, 0), rounds=1) == 300
+    # Rounds not given: no round floor.
+    assert measured_xp(300, SeatPlay(0, turns=1, played=1, turn_ms=12_000, game_ms=0), PACE) == 300
+
+
+def test_every_group_of_one_persons_seats_is_found_whatever_the_seat_order() -> None:
+    """A stranger in seat 0 (a group of one) and a pair in which one left must not hide a later pair."""
+    people = [Person(s, f"u{s}") for s in range(5)]
+    marks = {0: ["ip:a"], 1: ["ip:b"], 2: ["ip:b"], 3: ["device:c"], 4: ["device:c"]}
+    play = {s: SeatPlay(s, turns=20, played=20 - s) for s in range(5)}
+    assert same_person_seats(people, marks, play, left=()) == {2, 4}
+    assert same_person_seats(people, marks, play, left=(1,)) == {1, 2, 4}
+    # A seat with no record of play counts as having played nothing.
+    play = {0: SeatPlay(0), 1: SeatPlay(1, turns=5, played=0), 3: SeatPlay(3, turns=5, played=1)}
+    assert same_person_seats(people, marks, play, left=()) == {2, 4}
+    pair = people[:2]
+    shared = {0: ["ip:a"], 1: ["ip:a"]}
+    assert same_person_seats(pair, shared, {1: SeatPlay(1, 5, 1)}, ()) == {0}
+    assert same_person_seats(pair, shared, {1: SeatPlay(1, 5, 0)}, ()) == {1}  # a tie: the earlier seat keeps
+
+
+def test_a_game_ended_by_a_resignation_pays_for_its_rounds() -> None:
+    """The last opponent resigned in round 10: the game pays 10/full of its XP, with the default rules."""
+    full = load_progression().farming.full_game_rounds
+    snap = {"round": 10, "players": [{"seat": 0, "out_reason": None}, {"seat": 1, "out_reason": "resigned"}]}
+    assert rounds_share(snap, {1: 10}) == Fraction(10, full)
+    assert rounds_share({**snap, "round": full}, {1: full}) == 1
+    one = dataclasses.replace(
+        load_progression(), farming=dataclasses.replace(load_progression().farming, full_game_rounds=1)
+    )
+    assert rounds_share({**snap, "round": 0}, {1: 0}, one) == 0
