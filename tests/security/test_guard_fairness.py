@@ -11,6 +11,7 @@ from typing import Any
 
 import opolyx.engine
 from opolyx import fairness
+from opolyx.rules import house
 
 SEED = 4242424242
 NONCE = "0123456789abcdef0123456789abcdef"
@@ -54,8 +55,9 @@ def test_the_start_event_publishes_the_commitment_and_never_the_seed() -> None:
 # --- verify: a forged replay is caught ----------------------------------------------------------------------
 
 
-def honest_replay(seed: int = 11, steps: int = 40) -> dict[str, Any]:
-    game = opolyx.engine.new_game("classic", 2, seed)
+def honest_replay(seed: int = 11, steps: int = 40, house_rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    options = house.engine_options(house.check("classic", house_rules)) if house_rules else {}
+    game = opolyx.engine.new_game("classic", 2, seed, **options)
     start = list(game.start_events)
     actions: list[dict[str, Any]] = []
     for seq in range(1, steps + 1):
@@ -72,6 +74,7 @@ def honest_replay(seed: int = 11, steps: int = 40) -> dict[str, Any]:
         "start_events": start,
         "actions": actions,
         "result": game.snapshot().get("result"),
+        "house_rules": house_rules,
     }
 
 
@@ -91,6 +94,16 @@ def test_an_honest_replay_verifies_and_counts_its_dice() -> None:
         "cards": cards,
         "mismatches": [],
     }
+
+
+def test_a_house_rule_game_is_verified_on_its_own_table_and_a_forged_table_is_refused() -> None:
+    """A game played with 3000 starting cash verifies only when recomputed with its house rules; a file whose
+    house rules no room could have had is reported, not replayed."""
+    replay = honest_replay(house_rules={"starting_cash": 3000})
+    assert fairness.verify(replay, opolyx.engine).ok
+    assert not fairness.verify(dict(replay, house_rules=None), opolyx.engine).ok
+    forged = fairness.verify(dict(replay, house_rules={"starting_cash": -5}), opolyx.engine)
+    assert not forged.ok and "house rules" in forged.mismatches[0]
 
 
 def test_a_revealed_seed_that_does_not_match_the_commitment_fails() -> None:
