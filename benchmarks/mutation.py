@@ -191,6 +191,7 @@ TARGETS: dict[str, Target] = {
     "play.quickplay_routes": Target(
         "server/play/quickplay_routes.py",
         (
+            "tests/security/test_guard_quickplay_routes.py",
             "tests/security/test_guard_quickplay.py",
             "tests/security/test_guard_account_routes.py",
             "tests/server/test_server_quickplay.py",
