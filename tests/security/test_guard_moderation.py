@@ -203,6 +203,11 @@ def test_the_word_filter_cannot_be_dodged_by_case_signs_or_a_longer_entry() -> N
     assert wordfilter.clean("gg 🖕", ("en",)) == "gg *"
     assert wordfilter.clean("🖕🖕 loser🖕", ("en",)) == "** loser*"
     assert wordfilter.clean("a b c", ("en", "de", "fr", "es", "pt")) == "a b c"
+    # Accented entries of the spaced languages stay whole-word entries: inside a longer word they are left
+    # alone, as a word or a phrase they are masked; a list with nothing to match anywhere reads any text.
+    assert wordfilter.clean("dödelei und dödel", ("de",)) == "dödelei und *****"
+    assert wordfilter.clean("anique ta mèred, nique ta mère", ("fr",)) == "anique ta mèred, *************"
+    assert wordfilter.clean("schöne Grüße", ("de",)) == "schöne Grüße"
     assert wordfilter.clean("日本語 is fine", ("en",)) == "日本語 is fine"
     # Ascii entries of the Chinese list are not matched inside words ("13." in a price).
     assert wordfilter.clean("pay 13.5 now", ("zh",)) == "pay 13.5 now"
