@@ -4,21 +4,18 @@ credited at all, which facts they are measured from, and whose earlier games cou
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
 import opolyx.engine
-from opolyx.progression import Credit, SeatPlay
+from opolyx.progression import SeatPlay
 from opolyx.server.play import xp_credit
-from opolyx.storage import NewRoom, RoomRecord, SeatRecord, SqlStore
+from opolyx.storage import SqlStore
 from opolyx.storage.testing import TestDatabase
+from played_games import by_seat, played, started_room, stored, users
 
 pytestmark = pytest.mark.anyio
-SEED = 20261130
-Log = list[tuple[int | None, dict[str, Any]]]
 
 
 @pytest.fixture
@@ -30,77 +27,15 @@ async def store(database: TestDatabase) -> AsyncIterator[SqlStore]:
         await s.close()
 
 
-async def _room(store: SqlStore, room_id: str, people: list[str], *, public: bool = True) -> RoomRecord:
-    await store.create_room(
-        NewRoom(room_id, None if public else room_id.upper()[:16], "classic", 6, public, people[0], "x")
-    )
-    for i, u in enumerate(people[1:], start=1):
-        await store.take_seat(room_id, i, user_id=u, bot=None, name=u)
-    seats = [SeatRecord(i, u, None, u) for i, u in enumerate(people)]
-    info = [{"name": u, "bot": False, "team": None, "vip": False, "cards": {}} for u in people]
-    return await store.start_game(room_id, seed=SEED, seats=seats, seat_info=info)  # type: ignore[arg-type]
-
-
-def _choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A person who buys what they can and otherwise keeps the game moving."""
-    for kind in ("decline_trade", "build", "buy", "roll", "pay", "bid", "jail_roll", "decline"):
-        options = [a for a in legal if a["type"] == kind]
-        if options and not (kind == "bid" and rng.random() < 0.7):
-            return rng.choice(options)
-    rest = [a for a in legal if a["type"] not in ("propose_trade", "resign", "redeem", "cancel_trade")]
-    return rng.choice(rest) if rest else next(a for a in legal if a["type"] == "resign")
-
-
-def _play(seats: int, resigns: dict[int, int]) -> tuple[Log, dict[str, Any]]:
-    """A real game: seat s resigns once round ``resigns[s]`` is reached."""
-    info = [{"name": f"p{i}", "bot": False, "team": None, "vip": False, "cards": {}} for i in range(seats)]
-    game = opolyx.engine.new_game("classic", seats, SEED, seat_info=info)
-    rng = random.Random(1)
-    log: Log = []
-    left = dict(resigns)
-    while not game.is_over:
-        snap = game.snapshot()
-        due = [s for s, r in left.items() if snap["round"] >= r and not snap["players"][s]["out"]]
-        if due:
-            seat, action = due[0], {"type": "resign"}
-            del left[seat]
-        else:
-            seat = snap["pending"][0]["seat"]
-            action = _choose(game.legal_actions(seat), rng)
-        game.apply(seat, action)
-        log.append((seat, action))
-        assert len(log) < 20000
-    return log, game.snapshot()
-
-
-async def _stored(
-    store: SqlStore, room_id: str, log: Log, *, actor: dict[int, str] | None = None, elapsed_ms: int = 13_000
-) -> None:
-    """The actions as the server measured them: each seat's person answering after 13 s by default."""
-    actor = actor or {}
-    for seq, (seat, action) in enumerate(log, start=1):
-        who = actor.get(seat, "person") if seat is not None else "clock"
-        await store.append_action(room_id, seq, seat, action, actor=who, elapsed_ms=elapsed_ms)
-
-
-async def _users(store: SqlStore, *names: str) -> None:
-    for u in names:
-        await store.create_user(u, u, "en")
-
-
-def _by_seat(credits: list[Credit]) -> dict[int, Credit]:
-    return {c.seat: c for c in credits}
-
-
 async def test_a_house_rules_game_pays_nobody_but_shows_what_it_would_have(store: SqlStore) -> None:
-    await _users(store, "a", "b")
-    room = await _room(store, "house", ["a", "b"])
-    log, snap = _play(2, {1: 12})
-    await _stored(store, "house", log)
-    plain = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
+    await users(store, "a", "b")
+    room = await started_room(store, "house", ["a", "b"])
+    log, snap = played(2, {1: 12})
+    await stored(store, "house", log)
+    plain = by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
     assert plain[0].xp > 0 and plain[0].won
     house = dataclasses.replace(room, house_rules={"salary": 400})
-    credits = _by_seat(await xp_credit.credits(store, opolyx.engine, house, log, snap))
+    credits = by_seat(await xp_credit.credits(store, opolyx.engine, house, log, snap))
     assert {s: (c.xp, c.won, c.refused) for s, c in credits.items()} == {
         0: (0, False, xp_credit.HOUSE_RULES),
         1: (0, False, xp_credit.HOUSE_RULES),
@@ -111,10 +46,10 @@ async def test_a_house_rules_game_pays_nobody_but_shows_what_it_would_have(store
 async def test_a_seat_a_bot_plays_earns_its_person_nothing(store: SqlStore) -> None:
     """A person whose seat a bot took over is not paid for the bot's game, even where the seat's
     record still names them."""
-    await _users(store, "a", "b")
-    room = await _room(store, "bot", ["a", "b"])
-    log, snap = _play(2, {})
-    await _stored(store, "bot", log)
+    await users(store, "a", "b")
+    room = await started_room(store, "bot", ["a", "b"])
+    log, snap = played(2, {})
+    await stored(store, "bot", log)
     taken = dataclasses.replace(room, seats=(room.seats[0], dataclasses.replace(room.seats[1], bot="hard")))
     credits = await xp_credit.credits(store, opolyx.engine, taken, log, snap)
     assert [c.seat for c in credits] == [0]
@@ -126,33 +61,33 @@ async def test_a_seat_a_bot_plays_earns_its_person_nothing(store: SqlStore) -> N
 
 
 async def test_a_game_ending_in_round_ten_is_measured_and_paid(store: SqlStore) -> None:
-    await _users(store, "a", "b", "c", "d", "e", "f")
-    room = await _room(store, "ten", ["a", "b"])
-    log, snap = _play(2, {1: 10})
+    await users(store, "a", "b", "c", "d", "e", "f")
+    room = await started_room(store, "ten", ["a", "b"])
+    log, snap = played(2, {1: 10})
     assert snap["result"]["round"] == 10
-    await _stored(store, "ten", log)
-    credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
+    await stored(store, "ten", log)
+    credits = by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
     assert credits[0].refused is None and credits[0].xp > 0 and credits[0].won
-    short_log, short = _play(2, {1: 9})
+    short_log, short = played(2, {1: 9})
     assert short["result"]["round"] == 9
-    room9 = await _room(store, "nine", ["c", "d"])
-    await _stored(store, "nine", short_log)
-    credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room9, short_log, short))
+    room9 = await started_room(store, "nine", ["c", "d"])
+    await stored(store, "nine", short_log)
+    credits = by_seat(await xp_credit.credits(store, opolyx.engine, room9, short_log, short))
     assert {s: (c.xp, c.refused) for s, c in credits.items()} == {0: (0, "short_game"), 1: (0, "short_game")}
     # Refused before anything is measured: the stored log is not even replayed (here it could not be).
-    unmeasured = await _room(store, "nine-unreplayable", ["e", "f"])
+    unmeasured = await started_room(store, "nine-unreplayable", ["e", "f"])
     await store.append_action("nine-unreplayable", 1, 1, {"type": "build", "square": 99}, actor="person", elapsed_ms=1)
-    again = _by_seat(await xp_credit.credits(store, opolyx.engine, unmeasured, short_log, short))
+    again = by_seat(await xp_credit.credits(store, opolyx.engine, unmeasured, short_log, short))
     assert {s: (c.xp, c.refused, c.parts) for s, c in again.items()} == {
         s: (c.xp, c.refused, c.parts) for s, c in credits.items()
     }
 
 
 async def test_a_game_with_no_person_credits_nobody(store: SqlStore) -> None:
-    await _users(store, "a", "b")
-    room = await _room(store, "bots", ["a", "b"])
-    log, snap = _play(2, {})
-    await _stored(store, "bots", log)
+    await users(store, "a", "b")
+    room = await started_room(store, "bots", ["a", "b"])
+    log, snap = played(2, {})
+    await stored(store, "bots", log)
     bots = tuple(dataclasses.replace(s, user_id=None, bot="easy") for s in room.seats)
     assert await xp_credit.credits(store, opolyx.engine, dataclasses.replace(room, seats=bots), log, snap) == []
 
@@ -160,46 +95,46 @@ async def test_a_game_with_no_person_credits_nobody(store: SqlStore) -> None:
 async def test_only_the_game_the_hub_finished_is_measured_never_more_of_the_stored_log(store: SqlStore) -> None:
     """What the store holds beyond the hub's log is not this game's play: the credit is the same as if the
     store held exactly the hub's log."""
-    await _users(store, "a", "b", "c", "d")
-    log, snap = _play(2, {})
+    await users(store, "a", "b", "c", "d")
+    log, snap = played(2, {})
     cut = log[: len(log) // 8]
-    exact = await _room(store, "exact", ["a", "b"])
-    await _stored(store, "exact", cut)
-    ahead = await _room(store, "ahead", ["c", "d"])
-    await _stored(store, "ahead", log)
-    want = _by_seat(await xp_credit.credits(store, opolyx.engine, exact, cut, snap))
-    got = _by_seat(await xp_credit.credits(store, opolyx.engine, ahead, cut, snap))
+    exact = await started_room(store, "exact", ["a", "b"])
+    await stored(store, "exact", cut)
+    ahead = await started_room(store, "ahead", ["c", "d"])
+    await stored(store, "ahead", log)
+    want = by_seat(await xp_credit.credits(store, opolyx.engine, exact, cut, snap))
+    got = by_seat(await xp_credit.credits(store, opolyx.engine, ahead, cut, snap))
     assert {s: (c.xp, c.refused, c.parts) for s, c in got.items()} == {
         s: (c.xp, c.refused, c.parts) for s, c in want.items()
     }
-    full = _by_seat(await xp_credit.credits(store, opolyx.engine, ahead, log, snap))
+    full = by_seat(await xp_credit.credits(store, opolyx.engine, ahead, log, snap))
     assert full[0].xp > 0 and full[0] != got[0], "the whole log pays more than its first eighth"
 
 
 async def test_games_with_other_people_do_not_make_a_pair(store: SqlStore) -> None:
     """Meetings are counted between the people at this table: a regular who played many private games
     with others meets a newcomer for the first time."""
-    await _users(store, "a", "b", "c")
+    await users(store, "a", "b", "c")
     for k in range(3):
-        await _room(store, f"old{k}", ["a", "c"], public=False)
+        await started_room(store, f"old{k}", ["a", "c"], public=False)
         await store.finish_game(f"old{k}", None, [])
-    room = await _room(store, "new", ["a", "b"], public=False)
-    log, snap = _play(2, {1: 12})
-    await _stored(store, "new", log)
-    credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
+    room = await started_room(store, "new", ["a", "b"], public=False)
+    log, snap = played(2, {1: 12})
+    await stored(store, "new", log)
+    credits = by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
     assert credits[0].refused is None and credits[0].xp > 0
     assert credits[1].refused is None and credits[1].xp > 0
 
 
 async def test_a_seat_played_through_an_api_key_is_an_agents(store: SqlStore) -> None:
-    await _users(store, "a", "b")
-    room = await _room(store, "agent", ["a", "b"])
-    log, snap = _play(2, {})
-    await _stored(store, "agent", log, actor={1: "agent"})
-    credits = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
+    await users(store, "a", "b")
+    room = await started_room(store, "agent", ["a", "b"])
+    log, snap = played(2, {})
+    await stored(store, "agent", log, actor={1: "agent"})
+    credits = by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
     assert not credits[0].agent and credits[1].agent
     flagged = dataclasses.replace(room, seats=(dataclasses.replace(room.seats[0], agent=True), room.seats[1]))
-    credits = _by_seat(await xp_credit.credits(store, opolyx.engine, flagged, log, snap))
+    credits = by_seat(await xp_credit.credits(store, opolyx.engine, flagged, log, snap))
     assert credits[0].agent, "a seat taken through a key is an agent's however it was played"
 
 
@@ -214,12 +149,12 @@ def test_a_seat_is_an_agents_only_when_the_key_made_most_of_its_decisions() -> N
 async def test_without_a_time_scale_the_pace_floors_are_the_real_ones(store: SqlStore) -> None:
     """Only tests and benchmarks scale the clock: a server left at its default pays a quick script at the
     real floors, no more and no less."""
-    await _users(store, "a", "b")
-    room = await _room(store, "quick", ["a", "b"])
-    log, snap = _play(2, {})
-    await _stored(store, "quick", log, elapsed_ms=2_000)
-    default = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
-    real = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap, time_scale=1.0))
-    half = _by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap, time_scale=0.5))
+    await users(store, "a", "b")
+    room = await started_room(store, "quick", ["a", "b"])
+    log, snap = played(2, {})
+    await stored(store, "quick", log, elapsed_ms={0: 2_000, 1: 2_000})
+    default = by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap))
+    real = by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap, time_scale=1.0))
+    half = by_seat(await xp_credit.credits(store, opolyx.engine, room, log, snap, time_scale=0.5))
     assert [c.xp for c in default.values()] == [c.xp for c in real.values()]
     assert 0 < default[0].xp < half[0].xp, "at 2 s a decision the floors cut the XP; halved floors cut less"

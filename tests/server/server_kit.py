@@ -22,6 +22,7 @@ from live_server import quick_settings
 from opolyx.protocol.models import ServerFrame
 from opolyx.server import Settings
 from opolyx.storage.testing import TestDatabase
+from played_games import choose
 
 FRAMES: TypeAdapter[Any] = TypeAdapter(ServerFrame)
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -178,20 +179,6 @@ class Person:
         self.ws = None
         self._stack.close()
         self._stack = ExitStack()
-
-
-def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A person who buys what they can and otherwise keeps the game moving."""
-    for kind in ("decline_trade", "build", "buy", "roll", "pay", "bid", "jail_roll", "decline"):
-        options = [a for a in legal if a["type"] == kind]
-        if options:
-            if kind == "bid" and rng.random() < 0.7:
-                continue
-            return rng.choice(options)
-    rest = [a for a in legal if a["type"] not in ("propose_trade", "resign", "redeem", "cancel_trade")]
-    if rest:
-        return rng.choice(rest)
-    return next(a for a in legal if a["type"] == "resign")
 
 
 class Table:
